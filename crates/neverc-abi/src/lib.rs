@@ -1,0 +1,1 @@
+//! neverc-abi: C type layout and every platform calling convention as call plans.

@@ -1,0 +1,1 @@
+//! neverc-front: lexer, preprocessor, parser, semantic analysis and diagnostics.
