@@ -11,6 +11,7 @@
 use std::path::{Path, PathBuf};
 
 mod headers;
+pub mod registers;
 pub use headers::freestanding_headers;
 
 /// Instruction set family.

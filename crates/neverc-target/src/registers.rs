@@ -1,0 +1,1 @@
+//! Register schemas: for each architecture, register names and the numbers call plans use.
