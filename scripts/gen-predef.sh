@@ -36,7 +36,7 @@ OUT=crates/neverc-target/predef
 # arm-linux-gnueabi: Debian's armhf gcc with -mfloat-abi=soft (base AAPCS, no FPU, __SOFTFP__),
 # not arm-none-eabi-gcc, whose newlib types differ from glibc's (int32_t is long there).
 ROWS='
-x86_64-linux-gnu          gcc
+x86_64-linux-gnu          x86_64-linux-gnu-gcc
 aarch64-linux-gnu         aarch64-linux-gnu-gcc
 riscv64-linux-gnu         riscv64-linux-gnu-gcc -march=rv64gc -mabi=lp64d
 riscv32-unknown-elf       riscv64-unknown-elf-gcc -march=rv32imac -mabi=ilp32
