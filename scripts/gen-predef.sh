@@ -23,7 +23,9 @@
 #     *_IBIT__), AVR __int24 (__INT24_*, __UINT24_*) and __BUILTIN_AVR_*, blocks (__BLOCKS__,
 #     __block), Objective-C and nullability (__OBJC_BOOL_IS_BOOL, __CONSTANT_CFSTRINGS__, __weak,
 #     __strong, __unsafe_unretained, __nonnull, __nullable, __null_unspecified), OpenCL scopes,
-#     and gcc 5's __has_include/__has_include_next macros (neverc's preprocessor provides them)
+#     gcc 5's __has_include/__has_include_next macros (neverc's preprocessor provides them),
+#     decimal floating point (__DEC*, __DEC_EVAL_METHOD__) and __GCC_HAVE_DWARF2_CFI_ASM (neverc
+#     does not assemble inline `.cfi_*` directives)
 # Macros that follow -march/-mcpu/-mfpu/-mmcu/-mcmodel or the deployment target are kept with
 # the values of the row's flags below: those flags are the row's defaults.
 # The files are checked in, so building neverc needs no cross toolchain. The same commands are
@@ -72,7 +74,7 @@ gen() {
     -e '^#define __[A-Z]*(ACCUM|FRACT)_' -e '^#define __U?[QHSDT][QA]_[FI]BIT__ ' \
     -e '^#define (__BLOCKS__|__block|__OBJC_BOOL_IS_BOOL|__CONSTANT_CFSTRINGS__|__weak|__strong|__unsafe_unretained) ' \
     -e '^#define (__nonnull|__nullable|__null_unspecified) ' -e '^#define __OPENCL_MEMORY_SCOPE_' \
-    -e '^#define __has_include(_next)?\(' \
+    -e '^#define __has_include(_next)?\(' -e '^#define __DEC' -e '^#define __GCC_HAVE_DWARF2_CFI_ASM ' \
     >"$OUT/$triple.h.tmp"
   mv "$OUT/$triple.h.tmp" "$OUT/$triple.h"
   echo "gen-predef: $triple: $(wc -l <"$OUT/$triple.h") macros from $*" >&2

@@ -40,8 +40,6 @@
 #define __DBL_MIN_EXP__ (-1021)
 #define __DBL_MIN__ ((double)2.2250738585072014e-308L)
 #define __DBL_NORM_MAX__ ((double)1.7976931348623157e+308L)
-#define __DECIMAL_DIG__ 17
-#define __DEC_EVAL_METHOD__ 2
 #define __ELF__ 1
 #define __FINITE_MATH_ONLY__ 0
 #define __FLOAT_WORD_ORDER__ __ORDER_LITTLE_ENDIAN__

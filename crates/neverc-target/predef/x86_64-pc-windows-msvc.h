@@ -29,7 +29,6 @@
 #define __DBL_MIN_10_EXP__ (-307)
 #define __DBL_MIN_EXP__ (-1021)
 #define __DBL_MIN__ 2.2250738585072014e-308
-#define __DECIMAL_DIG__ __LDBL_DECIMAL_DIG__
 #define __FINITE_MATH_ONLY__ 0
 #define __FLT_DECIMAL_DIG__ 9
 #define __FLT_DENORM_MIN__ 1.40129846e-45F
