@@ -1,0 +1,206 @@
+//! AAPCS64 (Procedure Call Standard for the Arm 64-bit Architecture, 2023Q3) §6.8
+//! "Parameter passing", and Apple's arm64 variant ("Writing ARM64 code for Apple
+//! platforms": packed stack arguments, variadic arguments on the stack, caller extension).
+
+use crate::classify::{extension, homogeneous, natural_align, round, Builder, HaBase};
+use crate::plan::Flags;
+use crate::types::{IntKind, Type};
+use crate::Signature;
+
+const X8: u16 = 8;
+const V0: u16 = 64;
+
+/// How one value travels when registers allow.
+enum Kind {
+    /// In SIMD registers: one per member (HFA/HVA, float, short vector).
+    Simd(HaBase, u32),
+    /// In general registers, `size` bytes.
+    General,
+    /// Replaced by a pointer to a caller copy (B.4: composites over 16 bytes).
+    ByRef,
+    /// Takes nothing (an empty struct).
+    Empty,
+}
+
+fn kind(ty: &Type, b: &Builder) -> Kind {
+    let (size, _) = b.layout(ty);
+    if size == 0 {
+        return Kind::Empty;
+    }
+    // §5.9.5: HFA/HVA, with floats, doubles, quads, halves and 8/16-byte vectors as bases.
+    if let Some((base, n)) = homogeneous(ty, b.m, &[8, 16]) {
+        return Kind::Simd(base, n);
+    }
+    let composite = matches!(
+        ty.unaligned(),
+        Type::Record(_) | Type::Complex(_) | Type::Vector(..)
+    );
+    if composite && size > 16 {
+        return Kind::ByRef; // B.4
+    }
+    Kind::General
+}
+
+pub(crate) fn plan(b: &mut Builder, sig: &Signature, apple: bool) {
+    // Results (§6.9): as the first argument would be passed, else memory via x8.
+    if sig.ret != Type::Void {
+        let (size, align) = b.layout(&sig.ret);
+        match kind(&sig.ret, b) {
+            Kind::Simd(base, n) => {
+                for k in 0..n {
+                    b.ret_reg(
+                        k * base.size(),
+                        base.size(),
+                        align,
+                        V0 + k as u16,
+                        Flags::NONE,
+                    );
+                }
+            }
+            Kind::General => {
+                for k in 0..size.div_ceil(8) {
+                    b.ret_reg(k * 8, (size - k * 8).min(8), align, k as u16, Flags::NONE);
+                }
+            }
+            Kind::ByRef => b.ret_reg(0, 8, 8, X8, Flags::SRET),
+            Kind::Empty => {}
+        }
+    }
+
+    let (mut ngrn, mut nsrn, mut nsaa) = (0u16, 0u16, 0u32);
+    for (i, ty) in sig.params.iter().enumerate() {
+        let (size, align) = b.layout(ty);
+        let vararg = sig.is_vararg(i);
+        let vflag = if vararg { Flags::VARARG } else { Flags::NONE };
+        // Apple: "the caller ... sign or zero extend any argument with fewer than 32 bits".
+        let ext = if apple {
+            extension(ty, b.m, 32, false)
+        } else {
+            Flags::NONE
+        };
+        let k = kind(ty, b);
+        if apple && vararg {
+            // Apple: variadic arguments go on the stack, each in 8-byte-aligned slots.
+            let (size, align, flags) = match k {
+                Kind::ByRef => (8, 8, Flags::BYREF),
+                Kind::Empty => continue,
+                _ => (size, align, Flags::NONE),
+            };
+            nsaa = round(nsaa, align.clamp(8, 16));
+            b.arg_stack(i, 0, size, align, nsaa, flags | vflag | ext);
+            nsaa += round(size, 8);
+            continue;
+        }
+        match k {
+            Kind::Empty => {}
+            Kind::Simd(base, n) => {
+                if nsrn + n as u16 <= 8 {
+                    // C.2: one SIMD register per member.
+                    for m in 0..n {
+                        b.arg_reg(i, m * base.size(), base.size(), align, V0 + nsrn, vflag);
+                        nsrn += 1;
+                    }
+                } else {
+                    // C.3/C.5: no more SIMD registers for anyone; to the stack, at 8 or 16
+                    // (Apple: the natural alignment, no rounding of the size).
+                    nsrn = 8;
+                    let na = natural_align(ty, b.m);
+                    nsaa = round(
+                        nsaa,
+                        if apple {
+                            na
+                        } else if na >= 16 {
+                            16
+                        } else {
+                            8
+                        },
+                    );
+                    b.arg_stack(i, 0, size, align, nsaa, vflag);
+                    nsaa += if apple { size } else { round(size, 8) };
+                }
+            }
+            Kind::ByRef => general(
+                b,
+                i,
+                8,
+                8,
+                8,
+                &mut ngrn,
+                &mut nsaa,
+                Flags::BYREF | vflag,
+                apple,
+                false,
+            ),
+            Kind::General => {
+                let na = natural_align(ty, b.m);
+                let composite = !matches!(
+                    ty.unaligned(),
+                    Type::Bool | Type::Int(_) | Type::Enum(_) | Type::Pointer | Type::Float(_)
+                );
+                let int128 = matches!(
+                    ty.unaligned(),
+                    Type::Int(IntKind::Int128 | IntKind::UInt128)
+                );
+                general(
+                    b,
+                    i,
+                    size,
+                    align,
+                    na,
+                    &mut ngrn,
+                    &mut nsaa,
+                    ext | vflag,
+                    apple,
+                    composite || int128,
+                );
+            }
+        }
+    }
+    b.stack = round(nsaa, 8);
+    // §6.1.1: x19-x28 and x29 (frame pointer) are callee-saved; of v8-v15 only the low
+    // 64 bits (d8-d15).
+    b.callee_saved = (19..=29).chain(72..=79).collect();
+}
+
+/// Rules C.9-C.16 for a value in general registers or on the stack.
+#[allow(clippy::too_many_arguments)]
+fn general(
+    b: &mut Builder,
+    i: usize,
+    size: u32,
+    align: u32,
+    natural: u32,
+    ngrn: &mut u16,
+    nsaa: &mut u32,
+    flags: Flags,
+    apple: bool,
+    slotted: bool,
+) {
+    // C.9: "If the argument has an alignment of 16 then the NGRN is rounded up to the
+    // next even number."
+    if natural == 16 && *ngrn % 2 == 1 {
+        *ngrn += 1;
+    }
+    let words = size.div_ceil(8) as u16;
+    if *ngrn + words <= 8 {
+        // C.10-C.11: consecutive registers, least significant bytes first.
+        for k in 0..words as u32 {
+            b.arg_reg(i, k * 8, (size - k * 8).min(8), align, *ngrn, flags);
+            *ngrn += 1;
+        }
+        return;
+    }
+    // C.12: no splitting; registers are done. C.13-C.16: the stack, aligned to 8 or 16
+    // and in 8-byte multiples. Apple packs scalars at their natural alignment and size;
+    // composites and __int128 keep 8-byte multiples.
+    *ngrn = 8;
+    if apple && !slotted {
+        *nsaa = round(*nsaa, natural);
+        b.arg_stack(i, 0, size, align, *nsaa, flags);
+        *nsaa += size;
+    } else {
+        *nsaa = round(*nsaa, natural.clamp(8, 16));
+        b.arg_stack(i, 0, size, align, *nsaa, flags);
+        *nsaa += round(size, 8);
+    }
+}

@@ -1,0 +1,407 @@
+//! Worked examples of each psABI and the traps known to break compilers, with exact
+//! register placement. Locations are written `value.offset+size:place[flags]`, place being
+//! the register's name in the target schema or `s<offset>` for the stack.
+
+use neverc_abi::{plan_call, CallPlan, Field, FloatKind, IntKind, Place, Record, Signature, Type};
+use neverc_target::registers::schema;
+
+fn show(triple: &str, plan: &CallPlan, returns: bool) -> String {
+    let t = neverc_target::lookup(triple).unwrap();
+    let s = schema(t.arch);
+    let locs = if returns {
+        &plan.returns
+    } else {
+        &plan.arguments
+    };
+    locs.iter()
+        .map(|l| {
+            let place = match l.place {
+                Place::Reg(r) => s.name(r).unwrap().to_string(),
+                Place::Stack(o) => format!("s{o}"),
+            };
+            let flags = if l.flags.0 == 0 {
+                String::new()
+            } else {
+                format!("[{}]", l.flags)
+            };
+            format!("{}.{}+{}:{place}{flags}", l.value, l.offset, l.size)
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn plan(triple: &str, sig: &Signature) -> CallPlan {
+    plan_call(neverc_target::lookup(triple).unwrap(), sig).unwrap()
+}
+
+fn args(triple: &str, params: Vec<Type>) -> String {
+    show(
+        triple,
+        &plan(triple, &Signature::new(Type::Void, params)),
+        false,
+    )
+}
+
+fn ret(triple: &str, ty: Type) -> String {
+    show(triple, &plan(triple, &Signature::new(ty, [])), true)
+}
+
+fn long() -> Type {
+    Type::Int(IntKind::Long)
+}
+fn ll() -> Type {
+    Type::Int(IntKind::LongLong)
+}
+fn i128() -> Type {
+    Type::Int(IntKind::Int128)
+}
+fn rec(fields: Vec<Field>) -> Type {
+    Type::Record(Box::new(Record {
+        fields,
+        ..Record::default()
+    }))
+}
+fn f(name: &str, ty: Type) -> Field {
+    Field::named(name, ty)
+}
+/// `struct { float a; int :0; float b; }`
+fn float_zw_float() -> Type {
+    rec(vec![
+        f("a", Type::float()),
+        Field::bitfield(None, Type::int(), 0),
+        f("b", Type::float()),
+    ])
+}
+
+const X64: &str = "x86_64-linux-gnu";
+const A64: &str = "aarch64-linux-gnu";
+const APPLE: &str = "aarch64-apple-darwin";
+const ARMHF: &str = "arm-linux-gnueabihf";
+const ARMEL: &str = "arm-linux-gnueabi";
+const RV64: &str = "riscv64-linux-gnu";
+const RV32: &str = "riscv32-unknown-elf";
+const MIPS: &str = "mipsel-linux-gnu";
+const WIN: &str = "x86_64-pc-windows-msvc";
+const AVR: &str = "avr";
+
+#[test]
+fn sysv_eightbyte_classes() {
+    // psABI Figure 3.? style: struct { double d; long l; } → SSE, INTEGER.
+    let dl = Type::structure([Type::double(), long()]);
+    assert_eq!(
+        args(X64, vec![Type::int(), dl.clone()]),
+        "0.0+4:rdi 1.0+8:xmm0 1.8+8:rsi"
+    );
+    assert_eq!(ret(X64, dl), "0.0+8:xmm0 0.8+8:rax");
+    // Two floats share one eightbyte: one xmm.
+    assert_eq!(args(X64, vec![float_zw_float()]), "0.0+8:xmm0");
+    // union { float; int } merges to INTEGER.
+    assert_eq!(
+        args(X64, vec![Type::union([Type::float(), Type::int()])]),
+        "0.0+4:rdi"
+    );
+    // Over 16 bytes: MEMORY, on the stack.
+    let big = Type::structure([long(), long(), long()]);
+    assert_eq!(args(X64, vec![big.clone()]), "0.0+24:s0");
+    // sret: buffer address in rdi, returned in rax; the first argument moves to rsi.
+    let p = plan(X64, &Signature::new(big, [Type::int()]));
+    assert_eq!(show(X64, &p, true), "0.0+8:rdi[sret] 0.0+8:rax[sretout]");
+    assert_eq!(show(X64, &p, false), "0.0+4:rsi");
+    // long double: X87 → memory as argument, st0 as result; complex long double in st0/st1.
+    assert_eq!(args(X64, vec![Type::long_double()]), "0.0+16:s0");
+    assert_eq!(ret(X64, Type::long_double()), "0.0+10:st0");
+    assert_eq!(
+        ret(X64, Type::Complex(FloatKind::LongDouble)),
+        "0.0+10:st0 0.16+10:st1"
+    );
+    // Empty struct takes nothing.
+    assert_eq!(
+        args(X64, vec![Type::structure([]), Type::int()]),
+        "1.0+4:rdi"
+    );
+    // char and short are extended to 32 bits by the caller (gcc and clang agree).
+    assert_eq!(
+        args(
+            X64,
+            vec![
+                Type::Int(IntKind::SChar),
+                Type::Int(IntKind::UShort),
+                Type::Bool
+            ]
+        ),
+        "0.0+1:rdi[sext32] 1.0+2:rsi[zext32] 2.0+1:rdx[zext32]"
+    );
+    // A bit-field struct: all INTEGER.
+    let bf = rec(vec![
+        Field::bitfield(Some("a"), Type::int(), 3),
+        f("x", Type::float()),
+    ]);
+    assert_eq!(args(X64, vec![bf]), "0.0+8:rdi");
+}
+
+#[test]
+fn sysv_int128_on_the_stack_and_varargs() {
+    // Five longs leave one GPR: __int128 needs two, so it goes to the stack whole.
+    let mut p: Vec<Type> = (0..5).map(|_| long()).collect();
+    p.push(i128());
+    p.push(long());
+    assert_eq!(
+        args(X64, p),
+        "0.0+8:rdi 1.0+8:rsi 2.0+8:rdx 3.0+8:rcx 4.0+8:r8 5.0+16:s0 6.0+8:r9"
+    );
+    // On the stack it is 16-aligned.
+    let mut p: Vec<Type> = (0..7).map(|_| long()).collect();
+    p.push(i128());
+    let a = args(X64, p);
+    assert!(a.ends_with("6.0+8:s0 7.0+16:s16"), "{a}");
+    // Variadic: %al carries the vector register count.
+    let sig = Signature::variadic(Type::int(), [Type::Pointer, Type::double()], 1);
+    assert_eq!(
+        show(X64, &plan(X64, &sig), false),
+        "0.0+8:rdi 1.0+8:xmm0[vararg] 2.0+1:rax[vacount]"
+    );
+}
+
+#[test]
+fn aapcs64_hfa_byref_and_pairs() {
+    // The zero-width bit-field vanishes: an HFA of two floats.
+    assert_eq!(args(A64, vec![float_zw_float()]), "0.0+4:v0 0.4+4:v1");
+    let hfa4 = Type::structure([
+        Type::double(),
+        Type::double(),
+        Type::double(),
+        Type::double(),
+    ]);
+    assert_eq!(
+        ret(A64, hfa4.clone()),
+        "0.0+8:v0 0.8+8:v1 0.16+8:v2 0.24+8:v3"
+    );
+    // Not enough SIMD registers: the HFA goes to the stack and later floats too (C.3).
+    let a = args(
+        A64,
+        vec![hfa4.clone(), Type::float(), hfa4.clone(), Type::double()],
+    );
+    assert_eq!(
+        a,
+        "0.0+8:v0 0.8+8:v1 0.16+8:v2 0.24+8:v3 1.0+4:v4 2.0+32:s0 3.0+8:s32"
+    );
+    // Composites over 16 bytes by reference; results via x8.
+    let big = Type::structure([long(), long(), long()]);
+    assert_eq!(args(A64, vec![big.clone()]), "0.0+8:x0[byref]");
+    assert_eq!(ret(A64, big), "0.0+8:x8[sret]");
+    // __int128 takes an even pair (C.9): x1 is skipped.
+    assert_eq!(
+        args(A64, vec![Type::int(), i128()]),
+        "0.0+4:x0 1.0+8:x2 1.8+8:x3"
+    );
+    // Over-aligned composite: the struct's own aligned(16) does not count, a member's does.
+    let mut over = Record::new(false, [long(), long()]);
+    over.align = Some(16);
+    let over = Type::Record(Box::new(over));
+    assert_eq!(
+        args(A64, vec![Type::int(), over]),
+        "0.0+4:x0 1.0+8:x1 1.8+8:x2"
+    );
+    let mut member = Record::new(false, [long(), long()]);
+    member.fields[0].align = Some(16);
+    let member = Type::Record(Box::new(member));
+    assert_eq!(
+        args(A64, vec![Type::int(), member]),
+        "0.0+4:x0 1.0+8:x2 1.8+8:x3"
+    );
+    // No extension on Linux; the union of float and int is not an HFA.
+    assert_eq!(
+        args(
+            A64,
+            vec![
+                Type::Int(IntKind::Short),
+                Type::union([Type::float(), Type::int()])
+            ]
+        ),
+        "0.0+2:x0 1.0+4:x1"
+    );
+}
+
+#[test]
+fn apple_arm64_variadics_and_packed_stack() {
+    // Variadic arguments go on the stack in 8-byte slots, even with registers free.
+    let sig = Signature::variadic(Type::int(), [Type::Pointer, Type::int(), Type::double()], 1);
+    assert_eq!(
+        show(APPLE, &plan(APPLE, &sig), false),
+        "0.0+8:x0 1.0+4:s0[vararg] 2.0+8:s8[vararg]"
+    );
+    // Linux passes the same call in registers.
+    assert_eq!(
+        show(A64, &plan(A64, &sig), false),
+        "0.0+8:x0 1.0+4:x1[vararg] 2.0+8:v0[vararg]"
+    );
+    // Stack arguments are packed at their natural alignment; small ints are extended.
+    let mut p: Vec<Type> = (0..8).map(|_| long()).collect();
+    p.extend([
+        Type::Int(IntKind::Char),
+        Type::Int(IntKind::Short),
+        Type::int(),
+    ]);
+    let a = args(APPLE, p);
+    assert!(
+        a.ends_with("8.0+1:s0[sext32] 9.0+2:s2[sext32] 10.0+4:s4"),
+        "{a}"
+    );
+}
+
+#[test]
+fn aapcs32_vfp_backfill_and_core_split() {
+    // C.1 back-filling: f(float, double, float) → s0, d1, s1.
+    assert_eq!(
+        args(ARMHF, vec![Type::float(), Type::double(), Type::float()]),
+        "0.0+4:s0 1.0+8:d1 2.0+4:s1"
+    );
+    // The trap struct is an HFA here as well.
+    assert_eq!(args(ARMHF, vec![float_zw_float()]), "0.0+4:s0 0.4+4:s1");
+    // C.5: a struct of three ints after two ints: r2, r3 and 4 bytes on the stack.
+    let s3 = Type::structure([Type::int(), Type::int(), Type::int()]);
+    assert_eq!(
+        args(ARMHF, vec![Type::int(), Type::int(), s3]),
+        "0.0+4:r0 1.0+4:r1 2.0+4:r2 2.4+4:r3 2.8+4:s0"
+    );
+    // C.3: a double in the base standard takes an even pair; past r3 it goes to the stack
+    // and nothing back-fills r3.
+    assert_eq!(
+        args(ARMEL, vec![Type::int(), Type::double()]),
+        "0.0+4:r0 1.0+4:r2 1.4+4:r3"
+    );
+    assert_eq!(
+        args(
+            ARMEL,
+            vec![Type::int(), Type::int(), Type::int(), ll(), Type::int()]
+        ),
+        "0.0+4:r0 1.0+4:r1 2.0+4:r2 3.0+8:s0 4.0+4:s8"
+    );
+    // Results: small composite in r0, larger in memory via r0; chars extended.
+    assert_eq!(
+        ret(ARMEL, Type::structure([Type::Int(IntKind::Short)])),
+        "0.0+2:r0"
+    );
+    assert_eq!(
+        ret(ARMEL, Type::structure([Type::int(), Type::int()])),
+        "0.0+4:r0[sret]"
+    );
+    assert_eq!(ret(ARMHF, Type::Int(IntKind::UChar)), "0.0+1:r0[zext32]");
+    // Variadic functions use the base standard even for named floats.
+    let sig = Signature::variadic(Type::double(), [Type::double(), Type::int()], 1);
+    let p = plan(ARMHF, &sig);
+    assert_eq!(show(ARMHF, &p, true), "0.0+4:r0 0.4+4:r1");
+    assert_eq!(show(ARMHF, &p, false), "0.0+4:r0 0.4+4:r1 1.0+4:r2[vararg]");
+}
+
+#[test]
+fn riscv_float_struct_flattening_and_splits() {
+    // float + int: one FPR and one GPR.
+    let fi = Type::structure([Type::float(), Type::int()]);
+    assert_eq!(args(RV64, vec![fi.clone()]), "0.0+4:f10 0.4+4:x10");
+    // Without FP registers (ilp32) the same struct is two words in a0/a1.
+    assert_eq!(args(RV32, vec![fi]), "0.0+4:x10 0.4+4:x11");
+    // Trap struct: two floats in fa0/fa1.
+    assert_eq!(args(RV64, vec![float_zw_float()]), "0.0+4:f10 0.4+4:f11");
+    // Union of float and int: integer convention.
+    assert_eq!(
+        args(RV64, vec![Type::union([Type::float(), Type::int()])]),
+        "0.0+4:x10"
+    );
+    // Seven longs then a 16-byte struct: a7 and the stack.
+    let mut p: Vec<Type> = (0..7).map(|_| long()).collect();
+    p.push(Type::structure([long(), long()]));
+    assert!(args(RV64, p).ends_with("7.0+8:x17 7.8+8:s0"));
+    // Variadic 2×XLEN-aligned arguments take an even pair.
+    let sig = Signature::variadic(Type::Void, [Type::Pointer, Type::long_double()], 1);
+    assert_eq!(
+        show(RV64, &plan(RV64, &sig), false),
+        "0.0+8:x10 1.0+8:x12[vararg] 1.8+8:x13[vararg]"
+    );
+    // 32-bit values are sign-extended to 64 bits, even unsigned ones.
+    assert_eq!(
+        args(
+            RV64,
+            vec![Type::Int(IntKind::UInt), Type::Int(IntKind::UChar)]
+        ),
+        "0.0+4:x10[sext64] 1.0+1:x11[zext64]"
+    );
+    // Larger than 2×XLEN: by reference; results through a hidden a0.
+    let big = Type::structure([long(), long(), long()]);
+    assert_eq!(args(RV64, vec![big.clone()]), "0.0+8:x10[byref]");
+    assert_eq!(ret(RV64, big), "0.0+8:x10[sret]");
+}
+
+#[test]
+fn mips_o32_fp_registers_and_word_block() {
+    assert_eq!(
+        args(MIPS, vec![Type::float(), Type::double()]),
+        "0.0+4:$f12 1.0+8:$f14"
+    );
+    // An integer first: no FP registers at all; the double takes $6/$7.
+    assert_eq!(
+        args(MIPS, vec![Type::int(), Type::double()]),
+        "0.0+4:$4 1.0+4:$6 1.4+4:$7"
+    );
+    // Past 16 bytes, the block continues on the stack at the same offset.
+    let s = Type::structure([Type::int(), Type::int(), Type::int()]);
+    assert_eq!(
+        args(MIPS, vec![Type::int(), Type::int(), s]),
+        "0.0+4:$4 1.0+4:$5 2.0+4:$6 2.4+4:$7 2.8+4:s16"
+    );
+    // Structures are returned in memory; the address comes back in $2.
+    assert_eq!(
+        ret(MIPS, Type::structure([Type::int()])),
+        "0.0+4:$4[sret] 0.0+4:$2[sretout]"
+    );
+    assert_eq!(
+        ret(MIPS, Type::Complex(FloatKind::Float)),
+        "0.0+4:$f0 0.4+4:$f2"
+    );
+}
+
+#[test]
+fn win64_slots_and_references() {
+    // A 3-byte struct is passed by reference; 1/2/4/8-byte ones by value.
+    let s3 = Type::structure(vec![Type::Int(IntKind::Char); 3]);
+    let s4 = Type::structure(vec![Type::Int(IntKind::Short); 2]);
+    assert_eq!(
+        args(WIN, vec![s3.clone(), s4]),
+        "0.0+8:rcx[byref] 1.0+4:rdx"
+    );
+    // Positional slots: the double in the second slot uses xmm1; the fifth argument sits
+    // above the 32-byte home area.
+    let a = args(
+        WIN,
+        vec![
+            Type::int(),
+            Type::double(),
+            Type::int(),
+            Type::float(),
+            Type::int(),
+        ],
+    );
+    assert_eq!(a, "0.0+4:rcx 1.0+8:xmm1 2.0+4:r8 3.0+4:xmm3 4.0+4:s32");
+    // Variadic doubles are duplicated into the integer register.
+    let sig = Signature::variadic(Type::Void, [Type::Pointer, Type::double()], 1);
+    assert_eq!(
+        show(WIN, &plan(WIN, &sig), false),
+        "0.0+8:rcx 1.0+8:xmm1[vararg] 1.0+8:rdx[vararg]"
+    );
+    assert_eq!(ret(WIN, s3), "0.0+8:rcx[sret] 0.0+8:rax[sretout]");
+    assert_eq!(plan(WIN, &Signature::new(Type::Void, [])).stack, 32);
+}
+
+#[test]
+fn avr_register_groups() {
+    // int in r24:r25, long in r20..r23, char in r18 (group r18:r19).
+    assert_eq!(
+        args(AVR, vec![Type::int(), long(), Type::Int(IntKind::Char)]),
+        "0.0+1:r24 0.1+1:r25 1.0+1:r20 1.1+1:r21 1.2+1:r22 1.3+1:r23 2.0+1:r18"
+    );
+    assert_eq!(ret(AVR, long()), "0.0+1:r22 0.1+1:r23 0.2+1:r24 0.3+1:r25");
+    // 18 bytes of registers: three long longs do not fit, the third and all after go on
+    // the stack.
+    let a = args(AVR, vec![ll(), ll(), ll(), Type::Int(IntKind::Char)]);
+    assert!(a.ends_with("2.0+8:s0 3.0+1:s8"), "{a}");
+}
