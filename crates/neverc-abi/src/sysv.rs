@@ -48,6 +48,10 @@ pub(crate) fn classify(ty: &Type, b: &Builder) -> Vec<Class> {
     if size == 0 {
         return vec![];
     }
+    // gcc passes a one-double vector (V1DF), alone or inside an aggregate, in memory.
+    if has_v1df(ty) {
+        return vec![Memory];
+    }
     match ty.unaligned() {
         // Scalar types (§3.2.3, "Classification", the first list).
         Type::Bool | Type::Int(_) | Type::Enum(_) | Type::Pointer => {
@@ -113,12 +117,7 @@ pub(crate) fn classify(ty: &Type, b: &Builder) -> Vec<Class> {
             classes[i] = Sse;
         }
     }
-    // An eightbyte holding only padding travels as SSE (gcc), so it costs no GPR.
-    for c in classes.iter_mut() {
-        if *c == NoClass {
-            *c = Sse;
-        }
-    }
+    // An eightbyte holding only padding (NO_CLASS) takes no register at all (gcc).
     classes
 }
 
@@ -170,7 +169,7 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
         };
         let need_int = classes.iter().filter(|c| **c == Integer).count();
         let need_sse = classes.iter().filter(|c| **c == Sse).count() as u16;
-        if classes.is_empty() {
+        if classes.iter().all(|c| *c == NoClass) {
             continue;
         }
         if !is_memory(&classes) && next_gpr + need_int <= GPR.len() && next_sse + need_sse <= 8 {
@@ -187,8 +186,9 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
                 }
             });
         } else {
-            // "aligned to 8 bytes, or 16 for types with 16-byte alignment".
-            let a = align.clamp(8, 16);
+            // "aligned to 8 bytes, or 16 for types with 16-byte alignment"; gcc keeps larger
+            // alignments too.
+            let a = align.max(8);
             stack = round(stack, a);
             b.arg_stack(i, 0, size, align, stack, vararg);
             stack += round(size, 8);
@@ -218,10 +218,20 @@ fn place(classes: &[Class], size: u32, _align: u32, mut f: impl FnMut(u32, u32, 
                 f(off, (size - off).min(16), Sse);
                 i += 2;
             }
+            NoClass => i += 1,
             c => {
                 f(off, (size - off).min(8), c);
                 i += 1;
             }
         }
+    }
+}
+
+fn has_v1df(ty: &Type) -> bool {
+    match ty {
+        Type::Vector(e, 8) => matches!(e.unaligned(), Type::Float(FloatKind::Double)),
+        Type::Array(e, _) | Type::Aligned(e, _) => has_v1df(e),
+        Type::Record(r) => r.fields.iter().any(|f| has_v1df(&f.ty)),
+        _ => false,
     }
 }
