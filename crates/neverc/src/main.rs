@@ -1,2 +1,15 @@
-//! The `neverc` driver: gcc-compatible command line, orchestration of the stages, linking.
-fn main() {}
+//! The `neverc` driver: a gcc-compatible command line that runs the compiler's stages
+//! (preprocess, compile, assemble, link) for the selected target.
+
+mod deps;
+mod driver;
+mod info;
+mod options;
+mod preprocess;
+mod resource;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let code = driver::run(args);
+    std::process::exit(code);
+}

@@ -1,0 +1,557 @@
+//! The lexer: cleaned source bytes to preprocessing tokens (translation phase 3).
+//!
+//! It works on one file's cleaned text (see [`crate::source::clean`]), allocates nothing per
+//! token (spellings are interned), and reports problems as [`LexDiag`]s that the
+//! preprocessor turns into diagnostics, so the lexer itself never fails.
+
+use crate::source::{FileId, Loc};
+use crate::token::{flags, Interner, Symbol, TokKind, Token};
+use std::rc::Rc;
+
+/// Every punctuator (C17 6.4.6), longest first within each leading byte so a greedy scan
+/// finds the longest match. Interned first, so `Symbol(1 + index)` is its spelling.
+pub const PUNCTUATORS: &[&str] = &[
+    "%:%:", "...", "<<=", ">>=", "->", "++", "--", "<<", ">>", "<=", ">=", "==", "!=", "&&", "||",
+    "*=", "/=", "%=", "+=", "-=", "&=", "^=", "|=", "##", "<:", ":>", "<%", "%>", "%:", "[", "]",
+    "(", ")", "{", "}", ".", "&", "*", "+", "-", "~", "!", "/", "%", "<", ">", "^", "|", "?", ":",
+    ";", "=", ",", "#",
+];
+
+/// The symbol of a punctuator's spelling (they are interned first, in [`PUNCTUATORS`] order).
+pub const fn punct_sym(index: usize) -> Symbol {
+    Symbol(1 + index as u32)
+}
+
+/// Symbols of the punctuators the preprocessor looks for.
+pub mod p {
+    use super::punct_sym;
+    use crate::token::Symbol;
+    pub const HASHHASH_DIGRAPH: Symbol = punct_sym(0);
+    pub const ELLIPSIS: Symbol = punct_sym(1);
+    pub const HASHHASH: Symbol = punct_sym(23);
+    pub const HASH_DIGRAPH: Symbol = punct_sym(28);
+    pub const LPAREN: Symbol = punct_sym(31);
+    pub const RPAREN: Symbol = punct_sym(32);
+    pub const LT: Symbol = punct_sym(44);
+    pub const GT: Symbol = punct_sym(45);
+    pub const COMMA: Symbol = punct_sym(52);
+    pub const HASH: Symbol = punct_sym(53);
+}
+
+/// Interns the punctuators at their fixed symbols. Call on a fresh interner.
+pub fn intern_punctuators(interner: &mut Interner) {
+    for (i, s) in PUNCTUATORS.iter().enumerate() {
+        let sym = interner.intern(s.as_bytes());
+        debug_assert_eq!(sym, punct_sym(i));
+    }
+}
+
+/// A problem found while lexing.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LexDiag {
+    pub error: bool,
+    pub loc: Loc,
+    /// Length of the offending text, for the caret's underline.
+    pub len: u32,
+    pub message: String,
+}
+
+/// Language options the lexer needs.
+#[derive(Clone, Copy, Debug)]
+pub struct LexOptions {
+    /// `//` comments (C99 and later, and GNU C89).
+    pub line_comments: bool,
+    /// `u8'x'` character constants and `'` digit separators (C2x).
+    pub c2x: bool,
+    /// `$` in identifiers.
+    pub dollars: bool,
+    /// Keep comments as tokens (`-C`).
+    pub keep_comments: bool,
+}
+
+impl Default for LexOptions {
+    fn default() -> Self {
+        LexOptions {
+            line_comments: true,
+            c2x: false,
+            dollars: true,
+            keep_comments: false,
+        }
+    }
+}
+
+pub struct Lexer {
+    text: Rc<[u8]>,
+    pos: usize,
+    file: FileId,
+    opts: LexOptions,
+    /// Inside a directive: a newline ends it with an `Eod` token.
+    pub in_directive: bool,
+    /// The next `<` starts a header name (set after `#include`).
+    pub angle_header: bool,
+    /// Problems found are reported (off while skipping a failed conditional group, where
+    /// gcc still warns only about unterminated strings and comments).
+    pub skipping: bool,
+    at_bol: bool,
+    pub diags: Vec<LexDiag>,
+}
+
+fn is_ident_start(b: u8, dollars: bool) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 || (b == b'$' && dollars)
+}
+
+fn is_ident_cont(b: u8, dollars: bool) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80 || (b == b'$' && dollars)
+}
+
+impl Lexer {
+    pub fn new(file: FileId, text: Rc<[u8]>, opts: LexOptions) -> Self {
+        Lexer {
+            text,
+            pos: 0,
+            file,
+            opts,
+            in_directive: false,
+            angle_header: false,
+            skipping: false,
+            at_bol: true,
+            diags: Vec::new(),
+        }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    pub fn file(&self) -> FileId {
+        self.file
+    }
+
+    fn loc(&self, pos: usize) -> Loc {
+        Loc {
+            file: self.file,
+            offset: pos as u32,
+        }
+    }
+
+    fn at(&self, i: usize) -> u8 {
+        self.text.get(i).copied().unwrap_or(0)
+    }
+
+    fn diag(&mut self, error: bool, pos: usize, len: usize, message: String) {
+        self.diags.push(LexDiag {
+            error,
+            loc: self.loc(pos),
+            len: len as u32,
+            message,
+        });
+    }
+
+    /// Skips to the end of the current line (leaving the newline), for skipped groups and
+    /// `#error` text. Comments are honoured so a `/*` on the line can span lines.
+    pub fn skip_rest_of_line(&mut self) {
+        while self.pos < self.text.len() && self.text[self.pos] != b'\n' {
+            if self.text[self.pos] == b'/' && self.at(self.pos + 1) == b'*' {
+                self.skip_block_comment();
+            } else {
+                self.pos += 1;
+            }
+        }
+    }
+
+    /// The raw text from `pos` to the end of the line (used for `#error` messages).
+    pub fn rest_of_line(&self) -> &[u8] {
+        let end = memchr(b'\n', &self.text[self.pos..]).map_or(self.text.len(), |e| self.pos + e);
+        &self.text[self.pos..end]
+    }
+
+    fn skip_block_comment(&mut self) -> bool {
+        let start = self.pos;
+        self.pos += 2;
+        loop {
+            match memchr(b'*', &self.text[self.pos..]) {
+                Some(i) => {
+                    self.pos += i + 1;
+                    if self.at(self.pos) == b'/' {
+                        self.pos += 1;
+                        return true;
+                    }
+                }
+                None => {
+                    self.pos = self.text.len();
+                    self.diag(true, start, 2, "unterminated comment".into());
+                    return false;
+                }
+            }
+        }
+    }
+
+    /// Reads the next token.
+    pub fn next(&mut self, interner: &mut Interner) -> Token {
+        let mut fl = 0u8;
+        if self.at_bol {
+            fl |= flags::BOL;
+        }
+        loop {
+            let Some(&b) = self.text.get(self.pos) else {
+                let mut t = Token::new(
+                    if self.in_directive {
+                        TokKind::Eod
+                    } else {
+                        TokKind::Eof
+                    },
+                    Symbol(0),
+                    self.loc(self.pos),
+                );
+                t.flags = fl;
+                return t;
+            };
+            match b {
+                b' ' | b'\t' | b'\x0b' | b'\x0c' => {
+                    self.pos += 1;
+                    fl |= flags::PREV_WHITE;
+                }
+                b'\0' => {
+                    if !self.skipping {
+                        self.diag(false, self.pos, 1, "null character(s) ignored".into());
+                    }
+                    while self.at(self.pos) == 0 && self.pos < self.text.len() {
+                        self.pos += 1;
+                    }
+                    fl |= flags::PREV_WHITE;
+                }
+                b'\n' => {
+                    if self.in_directive {
+                        let t = Token::new(TokKind::Eod, Symbol(0), self.loc(self.pos));
+                        self.pos += 1;
+                        self.at_bol = true;
+                        return t;
+                    }
+                    self.pos += 1;
+                    fl = flags::BOL;
+                    self.at_bol = true;
+                }
+                b'/' if self.at(self.pos + 1) == b'*' => {
+                    let start = self.pos;
+                    self.skip_block_comment();
+                    if self.opts.keep_comments && !self.in_directive {
+                        return self.finish(TokKind::Comment, start, fl, interner);
+                    }
+                    fl |= flags::PREV_WHITE;
+                }
+                b'/' if self.at(self.pos + 1) == b'/' && self.opts.line_comments => {
+                    let start = self.pos;
+                    let end = memchr(b'\n', &self.text[self.pos..])
+                        .map_or(self.text.len(), |e| self.pos + e);
+                    self.pos = end;
+                    if self.opts.keep_comments && !self.in_directive {
+                        return self.finish(TokKind::Comment, start, fl, interner);
+                    }
+                    fl |= flags::PREV_WHITE;
+                }
+                _ => return self.lex_token(fl, interner),
+            }
+        }
+    }
+
+    fn finish(&mut self, kind: TokKind, start: usize, fl: u8, interner: &mut Interner) -> Token {
+        self.at_bol = false;
+        let sym = interner.intern(&self.text[start..self.pos]);
+        let mut t = Token::new(kind, sym, self.loc(start));
+        t.flags = fl;
+        t
+    }
+
+    fn lex_token(&mut self, fl: u8, interner: &mut Interner) -> Token {
+        let start = self.pos;
+        let b = self.text[start];
+        let dollars = self.opts.dollars;
+        if b.is_ascii_digit() || (b == b'.' && self.at(start + 1).is_ascii_digit()) {
+            self.lex_number();
+            return self.finish(TokKind::Number, start, fl, interner);
+        }
+        if is_ident_start(b, dollars) || (b == b'\\' && self.ucn_len(start) > 0) {
+            self.lex_ident();
+            // An encoding prefix directly before a quote makes a literal.
+            let word = &self.text[start..self.pos];
+            let q = self.at(self.pos);
+            if q == b'"' && matches!(word, b"L" | b"u" | b"U" | b"u8") {
+                return self.lex_quoted(b'"', start, fl, interner);
+            }
+            if q == b'\''
+                && (matches!(word, b"L" | b"u" | b"U") || (word == b"u8" && self.opts.c2x))
+            {
+                return self.lex_quoted(b'\'', start, fl, interner);
+            }
+            if b >= 0x80 || word.contains(&b'\\') {
+                if let Some(bad) = invalid_utf8_at(word) {
+                    if !self.skipping {
+                        self.diag(
+                            true,
+                            start + bad,
+                            1,
+                            format!("invalid UTF-8 byte '\\{:o}' in program", word[bad]),
+                        );
+                    }
+                }
+            }
+            return self.finish(TokKind::Ident, start, fl, interner);
+        }
+        match b {
+            b'"' | b'\'' => return self.lex_quoted(b, start, fl, interner),
+            b'<' if self.angle_header => {
+                if let Some(end) = self.text[start..]
+                    .iter()
+                    .position(|&c| c == b'>' || c == b'\n')
+                {
+                    if self.text[start + end] == b'>' {
+                        self.pos = start + end + 1;
+                        self.angle_header = false;
+                        return self.finish(TokKind::HeaderName, start, fl, interner);
+                    }
+                }
+            }
+            _ => {}
+        }
+        self.angle_header = false;
+        let rest = &self.text[start..];
+        for (i, p) in PUNCTUATORS.iter().enumerate() {
+            if rest.starts_with(p.as_bytes()) {
+                // `<::` is `<` `::`... in C++ only; C has no special case.
+                self.pos += p.len();
+                self.at_bol = false;
+                let mut t = Token::new(TokKind::Punct, punct_sym(i), self.loc(start));
+                t.flags = fl;
+                return t;
+            }
+        }
+        // Anything else is a one-character "other" token (a UTF-8 sequence stays whole).
+        self.pos += 1;
+        self.finish(TokKind::Other, start, fl, interner)
+    }
+
+    /// Length of a UCN (`\uXXXX` or `\UXXXXXXXX`) at `i`, or 0.
+    fn ucn_len(&self, i: usize) -> usize {
+        let n = match self.at(i + 1) {
+            b'u' => 4,
+            b'U' => 8,
+            _ => return 0,
+        };
+        if (0..n).all(|k| self.at(i + 2 + k).is_ascii_hexdigit()) {
+            n + 2
+        } else {
+            0
+        }
+    }
+
+    fn lex_ident(&mut self) {
+        let dollars = self.opts.dollars;
+        loop {
+            let c = self.at(self.pos);
+            if is_ident_cont(c, dollars) && self.pos < self.text.len() {
+                self.pos += 1;
+            } else if c == b'\\' {
+                let n = self.ucn_len(self.pos);
+                if n == 0 {
+                    break;
+                }
+                self.pos += n;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// pp-number (C17 6.4.8): digits, identifier characters, `.`, and `e+ e- E+ E- p+ p- P+
+    /// P-`; in C2x also `'` between digits or letters.
+    fn lex_number(&mut self) {
+        self.pos += 1;
+        loop {
+            let c = self.at(self.pos);
+            if (c == b'+' || c == b'-')
+                && matches!(self.text[self.pos - 1], b'e' | b'E' | b'p' | b'P')
+            {
+                self.pos += 1;
+            } else if c.is_ascii_alphanumeric()
+                || c == b'_'
+                || c == b'.'
+                || (c >= 0x80 && self.pos < self.text.len())
+            {
+                self.pos += 1;
+            } else if c == b'\'' && self.opts.c2x && self.at(self.pos + 1).is_ascii_alphanumeric() {
+                self.pos += 2;
+            } else if c == b'\\' && self.ucn_len(self.pos) > 0 {
+                self.pos += self.ucn_len(self.pos);
+            } else if c == b'$' && self.opts.dollars {
+                self.pos += 1;
+            } else {
+                break;
+            }
+        }
+    }
+
+    /// A string literal or character constant whose quote is at `self.pos`.
+    fn lex_quoted(&mut self, quote: u8, start: usize, fl: u8, interner: &mut Interner) -> Token {
+        self.pos += 1;
+        loop {
+            match self.at(self.pos) {
+                b'\\' if self.pos + 1 < self.text.len() && self.text[self.pos + 1] != b'\n' => {
+                    self.pos += 2
+                }
+                b'\n' => break,
+                _ if self.pos >= self.text.len() => break,
+                c if c == quote => {
+                    self.pos += 1;
+                    let kind = if quote == b'"' {
+                        TokKind::Str
+                    } else {
+                        TokKind::Char
+                    };
+                    return self.finish(kind, start, fl, interner);
+                }
+                _ => self.pos += 1,
+            }
+        }
+        // Unterminated: gcc warns, and the rest of the line becomes one "other" token.
+        if !self.skipping || quote == b'"' {
+            self.diag(
+                false,
+                start,
+                1,
+                format!("missing terminating {} character", quote as char),
+            );
+        }
+        self.finish(TokKind::Other, start, fl, interner)
+    }
+}
+
+/// Offset of the first byte of `s` that is not part of valid UTF-8, if any.
+fn invalid_utf8_at(s: &[u8]) -> Option<usize> {
+    match std::str::from_utf8(s) {
+        Ok(_) => None,
+        Err(e) => Some(e.valid_up_to()),
+    }
+}
+
+/// Position of the first `needle` in `hay`.
+#[inline]
+pub fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    hay.iter().position(|&b| b == needle)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lex_all(src: &str) -> Vec<(TokKind, String, u8)> {
+        let mut interner = Interner::new();
+        intern_punctuators(&mut interner);
+        let text = crate::source::clean(src.as_bytes(), false).text;
+        let mut lx = Lexer::new(FileId(1), text.into(), LexOptions::default());
+        let mut out = Vec::new();
+        loop {
+            let t = lx.next(&mut interner);
+            if t.kind == TokKind::Eof {
+                break;
+            }
+            out.push((t.kind, interner.str(t.sym).into_owned(), t.flags));
+        }
+        out
+    }
+
+    #[test]
+    fn punctuator_symbols_match_their_spelling() {
+        let mut i = Interner::new();
+        intern_punctuators(&mut i);
+        assert_eq!(i.get(p::HASH), b"#");
+        assert_eq!(i.get(p::HASHHASH), b"##");
+        assert_eq!(i.get(p::HASH_DIGRAPH), b"%:");
+        assert_eq!(i.get(p::HASHHASH_DIGRAPH), b"%:%:");
+        assert_eq!(i.get(p::LPAREN), b"(");
+        assert_eq!(i.get(p::RPAREN), b")");
+        assert_eq!(i.get(p::COMMA), b",");
+        assert_eq!(i.get(p::ELLIPSIS), b"...");
+        assert_eq!(i.get(p::LT), b"<");
+        assert_eq!(i.get(p::GT), b">");
+    }
+
+    #[test]
+    fn tokens_with_flags() {
+        let toks = lex_all("a+=b\n  x /* c */ y");
+        let spell: Vec<_> = toks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(spell, ["a", "+=", "b", "x", "y"]);
+        assert_eq!(toks[0].2, flags::BOL);
+        assert_eq!(toks[1].2, 0);
+        assert_eq!(toks[3].2, flags::BOL | flags::PREV_WHITE);
+        assert_eq!(toks[4].2, flags::PREV_WHITE);
+    }
+
+    #[test]
+    fn pp_numbers_are_greedy() {
+        let toks = lex_all("0x1e+1 1.2.3e-x .5f 0x1p-3 12ab");
+        let spell: Vec<_> = toks.iter().map(|t| (t.0, t.1.as_str())).collect();
+        assert_eq!(
+            spell,
+            [
+                (TokKind::Number, "0x1e+1"),
+                (TokKind::Number, "1.2.3e-x"),
+                (TokKind::Number, ".5f"),
+                (TokKind::Number, "0x1p-3"),
+                (TokKind::Number, "12ab")
+            ]
+        );
+    }
+
+    #[test]
+    fn literals_with_prefixes() {
+        let toks = lex_all(r#"L"a\"b" u8"x" U'c' u8'd' 'e'"#);
+        let spell: Vec<_> = toks.iter().map(|t| (t.0, t.1.as_str())).collect();
+        assert_eq!(
+            spell,
+            [
+                (TokKind::Str, r#"L"a\"b""#),
+                (TokKind::Str, r#"u8"x""#),
+                (TokKind::Char, "U'c'"),
+                (TokKind::Ident, "u8"),
+                (TokKind::Char, "'d'"),
+                (TokKind::Char, "'e'")
+            ]
+        );
+    }
+
+    #[test]
+    fn digraphs_and_longest_match() {
+        let toks = lex_all("<: :> <% %> %: %:%: ... .. >>= ->");
+        let spell: Vec<_> = toks.iter().map(|t| t.1.as_str()).collect();
+        assert_eq!(
+            spell,
+            ["<:", ":>", "<%", "%>", "%:", "%:%:", "...", ".", ".", ">>=", "->"]
+        );
+    }
+
+    #[test]
+    fn unterminated_literal_becomes_other_with_warning() {
+        let mut interner = Interner::new();
+        intern_punctuators(&mut interner);
+        let mut lx = Lexer::new(FileId(1), b"x = \"abc\n"[..].into(), LexOptions::default());
+        lx.next(&mut interner);
+        lx.next(&mut interner);
+        let t = lx.next(&mut interner);
+        assert_eq!(t.kind, TokKind::Other);
+        assert_eq!(interner.get(t.sym), b"\"abc");
+        assert_eq!(lx.diags[0].message, "missing terminating \" character");
+        assert_eq!(lx.diags[0].loc.offset, 4);
+    }
+
+    #[test]
+    fn unterminated_comment_is_an_error() {
+        let mut interner = Interner::new();
+        intern_punctuators(&mut interner);
+        let mut lx = Lexer::new(FileId(1), b"a /* b\n"[..].into(), LexOptions::default());
+        lx.next(&mut interner);
+        assert_eq!(lx.next(&mut interner).kind, TokKind::Eof);
+        assert!(lx.diags[0].error);
+        assert_eq!(lx.diags[0].message, "unterminated comment");
+        assert_eq!(lx.diags[0].loc.offset, 2);
+    }
+}

@@ -1,0 +1,306 @@
+//! `#include`, `#include_next` and the header search (gcc's order: the includer's
+//! directory for `"..."`, then `-iquote`, then `-I`, `-isystem`, neverc's own headers, the
+//! system directories, `-idirafter`).
+
+use super::Preprocessor;
+use crate::diag::{Diagnostic, Level};
+use crate::lex::p;
+use crate::source::{clean, Loc, SourceFile};
+use crate::token::{flags, TokKind, Token};
+use std::path::{Path, PathBuf};
+
+/// A header name as written: `<a.h>` or `"a.h"`.
+pub(super) struct HeaderSpec {
+    pub name: String,
+    pub angled: bool,
+    pub loc: Loc,
+}
+
+impl Preprocessor {
+    /// Reads the operand of `#include` (or of `__has_include`) from `toks`, which were
+    /// lexed with header names enabled; macro-expands it when it is neither form.
+    pub(super) fn header_spec(
+        &mut self,
+        toks: Vec<Token>,
+        directive_loc: Loc,
+        what: &str,
+    ) -> Option<HeaderSpec> {
+        let toks = match toks.first() {
+            Some(t) if matches!(t.kind, TokKind::HeaderName | TokKind::Str) => toks,
+            Some(_) => self.expand_list(toks),
+            None => {
+                self.report(Diagnostic::error(
+                    directive_loc,
+                    format!("{what} expects \"FILENAME\" or <FILENAME>"),
+                ));
+                return None;
+            }
+        };
+        let first = *toks.first()?;
+        let spelling = self.interner.get(first.sym).to_vec();
+        match first.kind {
+            TokKind::HeaderName => Some(HeaderSpec {
+                name: String::from_utf8_lossy(&spelling[1..spelling.len() - 1]).into_owned(),
+                angled: true,
+                loc: first.loc,
+            }),
+            TokKind::Str if spelling.first() == Some(&b'"') => Some(HeaderSpec {
+                // No escapes in header names: the text between the quotes, as written.
+                name: String::from_utf8_lossy(&spelling[1..spelling.len() - 1]).into_owned(),
+                angled: false,
+                loc: first.loc,
+            }),
+            TokKind::Punct if first.sym == p::LT => {
+                // `<` tokens `>` from a macro: the spellings joined, spaces where there were.
+                let mut name = String::new();
+                let mut closed = false;
+                for (i, t) in toks.iter().enumerate().skip(1) {
+                    if t.kind == TokKind::Punct && t.sym == p::GT {
+                        closed = true;
+                        break;
+                    }
+                    if i > 1 && t.has(flags::PREV_WHITE) {
+                        name.push(' ');
+                    }
+                    name.push_str(&self.interner.str(t.sym));
+                }
+                if !closed {
+                    self.report(Diagnostic::error(
+                        first.loc,
+                        "missing terminating > character",
+                    ));
+                    return None;
+                }
+                Some(HeaderSpec {
+                    name,
+                    angled: true,
+                    loc: first.loc,
+                })
+            }
+            _ => {
+                self.report(Diagnostic::error(
+                    first.loc,
+                    format!("{what} expects \"FILENAME\" or <FILENAME>"),
+                ));
+                None
+            }
+        }
+    }
+
+    pub(super) fn do_include(&mut self, dname: Token, next: bool) {
+        let frame = self.frames.last_mut().unwrap();
+        frame.lexer.angle_header = true;
+        let toks = self.read_line_raw();
+        self.frames.last_mut().unwrap().lexer.angle_header = false;
+        let word = if next { "#include_next" } else { "#include" };
+        let Some(spec) = self.header_spec(toks, dname.loc, word) else {
+            return;
+        };
+        if spec.name.is_empty() {
+            self.report(Diagnostic::error(
+                spec.loc,
+                format!("empty filename in {word}"),
+            ));
+            return;
+        }
+        if self.frames.len() >= self.opts.max_include_depth {
+            let d = Diagnostic::error(
+                dname.loc,
+                format!(
+                    "#include nested depth {} exceeds maximum of {} (use -fmax-include-depth=DEPTH to increase the maximum)",
+                    self.frames.len(),
+                    self.opts.max_include_depth
+                ),
+            )
+            .with_len(7);
+            self.report(d);
+            return;
+        }
+        let start_after = if next {
+            let cur = self.frames.last().unwrap();
+            if cur.file == self.main_file {
+                self.report(
+                    Diagnostic::warning(dname.loc, "#include_next in primary source file")
+                        .with_len(12),
+                );
+                None
+            } else {
+                cur.dir_index.map(|i| i + 1)
+            }
+        } else {
+            None
+        };
+        let found = if next && start_after.is_some() {
+            self.search_from(&spec.name, start_after.unwrap())
+        } else {
+            self.search(
+                &spec.name,
+                spec.angled,
+                Some(self.frames.last().unwrap().file),
+            )
+        };
+        match found {
+            Some((path, idx, system)) => {
+                let includer = Loc {
+                    file: self.frames.last().unwrap().file,
+                    offset: dname.loc.offset,
+                };
+                self.open_and_push(path, idx, system, Some(includer));
+            }
+            None => {
+                if self.opts.missing_ok {
+                    // -MG: a header to be generated; a dependency as spelled.
+                    self.add_dep(spec.name.clone(), false);
+                    return;
+                }
+                let len = spec.name.len() as u32 + 2;
+                let d = Diagnostic::new(
+                    Level::Fatal,
+                    Some(spec.loc),
+                    format!("{}: No such file or directory", spec.name),
+                )
+                .with_len(len);
+                self.report(d);
+                self.diags.plain_line("compilation terminated.");
+                self.fatal = true;
+            }
+        }
+    }
+
+    /// Searches for a header: the includer's directory (quoted form only), then the
+    /// `-iquote` directories (quoted form only), then the bracket chain. Returns the path
+    /// as gcc spells it, its index in the combined search list, and whether it is a system
+    /// header.
+    pub(super) fn search(
+        &mut self,
+        name: &str,
+        angled: bool,
+        includer: Option<crate::source::FileId>,
+    ) -> Option<(PathBuf, Option<usize>, bool)> {
+        if Path::new(name).is_absolute() {
+            let p = PathBuf::from(name);
+            return p.is_file().then_some((p, None, false));
+        }
+        if !angled {
+            if let Some(inc) = includer {
+                let dir = self
+                    .sm
+                    .path(inc)
+                    .and_then(|p| p.parent())
+                    .map(Path::to_path_buf);
+                let dir = dir.or_else(|| (self.sm.file(inc).path.is_none()).then(PathBuf::new));
+                if let Some(dir) = dir {
+                    let candidate = join_like_gcc(&dir, name);
+                    if candidate.is_file() {
+                        let system = self.is_system_file(inc);
+                        return Some((candidate, None, system));
+                    }
+                }
+            }
+            for i in 0..self.opts.quote_dirs.len() {
+                let d = &self.opts.quote_dirs[i];
+                let candidate = join_like_gcc(&d.path, name);
+                if candidate.is_file() {
+                    return Some((candidate, Some(i), d.system));
+                }
+            }
+        }
+        self.search_from(name, self.opts.quote_dirs.len())
+    }
+
+    /// Searches the combined list (quote dirs, then bracket dirs) from index `start`.
+    fn search_from(&self, name: &str, start: usize) -> Option<(PathBuf, Option<usize>, bool)> {
+        let nq = self.opts.quote_dirs.len();
+        let total = nq + self.opts.bracket_dirs.len();
+        for i in start..total {
+            let d = if i < nq {
+                &self.opts.quote_dirs[i]
+            } else {
+                &self.opts.bracket_dirs[i - nq]
+            };
+            let candidate = join_like_gcc(&d.path, name);
+            if candidate.is_file() {
+                return Some((candidate, Some(i), d.system));
+            }
+        }
+        None
+    }
+
+    /// Would `__has_include` find this header?
+    pub(super) fn header_exists(&mut self, spec: &HeaderSpec, next: bool) -> bool {
+        if next {
+            let start = self.frames.last().and_then(|f| f.dir_index).map(|i| i + 1);
+            if let Some(s) = start {
+                return self.search_from(&spec.name, s).is_some();
+            }
+        }
+        let includer = self.frames.last().map(|f| f.file);
+        self.search(&spec.name, spec.angled, includer).is_some()
+    }
+
+    /// Opens a found header and starts reading it, unless `#pragma once` or its include
+    /// guard says it would add nothing.
+    pub(super) fn open_and_push(
+        &mut self,
+        path: PathBuf,
+        dir_index: Option<usize>,
+        system: bool,
+        includer: Option<Loc>,
+    ) {
+        let canon = std::fs::canonicalize(&path).ok();
+        if let Some(c) = &canon {
+            if self.once.contains(c) {
+                self.add_dep(path.to_string_lossy().into_owned(), system);
+                return;
+            }
+            if let Some(g) = self.guards.get(c) {
+                if self.macros.contains_key(g) {
+                    self.add_dep(path.to_string_lossy().into_owned(), system);
+                    return;
+                }
+            }
+        }
+        let raw = match std::fs::read(&path) {
+            Ok(r) => r,
+            Err(e) => {
+                let msg = format!("{}: {}", path.display(), io_error_text(&e));
+                let d = Diagnostic::new(Level::Fatal, includer, msg);
+                self.report(d);
+                self.diags.plain_line("compilation terminated.");
+                self.fatal = true;
+                return;
+            }
+        };
+        let name = path.to_string_lossy().into_owned();
+        self.add_dep(name.clone(), system);
+        let c = clean(&raw, self.opts.trigraphs);
+        let file = SourceFile::new(name, Some(path), raw, c);
+        let id = self.sm.add_included(file, includer);
+        self.push_frame(id, dir_index, system, includer.is_none());
+    }
+}
+
+/// `dir/name` the way gcc writes it: no `./` for the current directory, one `/` between.
+fn join_like_gcc(dir: &Path, name: &str) -> PathBuf {
+    let d = dir.to_string_lossy();
+    if d.is_empty() {
+        PathBuf::from(name)
+    } else if d.ends_with('/') {
+        PathBuf::from(format!("{d}{name}"))
+    } else {
+        PathBuf::from(format!("{d}/{name}"))
+    }
+}
+
+/// The C library's wording for an I/O error, as gcc prints it.
+pub fn io_error_text(e: &std::io::Error) -> String {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => "No such file or directory".into(),
+        std::io::ErrorKind::PermissionDenied => "Permission denied".into(),
+        _ if e.raw_os_error() == Some(21) => "Is a directory".into(),
+        _ => {
+            let s = e.to_string();
+            s.split(" (os error").next().unwrap_or(&s).to_string()
+        }
+    }
+}

@@ -1,0 +1,637 @@
+//! Macro definitions and their expansion (C17 6.10.3).
+//!
+//! Expansion follows gcc's model, which the standard permits and real code relies on: a
+//! stack of expansion contexts, each disabling its macro while it is being read; an
+//! identifier naming a disabled macro is painted [`flags::NO_EXPAND`] for good; arguments
+//! are macro-expanded in isolation before substitution, except operands of `#` and `##`.
+
+use super::Preprocessor;
+use crate::diag::{Diagnostic, Level};
+use crate::lex::p;
+use crate::source::{Expansion, Loc};
+use crate::token::{flags, Symbol, TokKind, Token};
+use std::rc::Rc;
+
+/// Built-in macros whose value the preprocessor computes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Builtin {
+    File,
+    Line,
+    Counter,
+    Date,
+    Time,
+    Timestamp,
+    BaseFile,
+    FileName,
+    IncludeLevel,
+    /// `_Pragma("...")`.
+    Pragma,
+    /// `__has_include` and friends: only meaningful in `#if`; elsewhere an error.
+    HasInclude,
+    HasIncludeNext,
+    HasAttribute,
+    HasCAttribute,
+    HasBuiltin,
+}
+
+#[derive(Clone, Debug)]
+pub enum MacroKind {
+    Object,
+    Function {
+        params: Vec<Symbol>,
+        /// The last parameter collects the variable arguments (`...` or GNU `name...`).
+        variadic: bool,
+    },
+    Builtin(Builtin),
+}
+
+#[derive(Clone, Debug)]
+pub struct Macro {
+    pub name: Rc<str>,
+    pub kind: MacroKind,
+    pub body: Vec<Token>,
+    pub def_loc: Loc,
+    /// Being expanded right now: an identifier naming it is painted, not expanded.
+    pub disabled: bool,
+    /// Expanded at least once (for `-Wunused-macros`).
+    pub used: bool,
+    /// Defined on the command line or built in (no "previous definition" source line).
+    pub predefined: bool,
+}
+
+impl Macro {
+    pub fn is_function_like(&self) -> bool {
+        matches!(self.kind, MacroKind::Function { .. })
+    }
+}
+
+/// One level of the expansion stack: tokens being rescanned.
+pub(super) struct Context {
+    pub tokens: Vec<Token>,
+    pub pos: usize,
+    /// The macro to re-enable when this context is exhausted.
+    pub macro_sym: Option<Symbol>,
+}
+
+/// How a read of the next raw token ended.
+pub(super) enum ArgsResult {
+    Ok(Vec<Vec<Token>>),
+    /// Unterminated or wrong count: reported already.
+    Failed,
+}
+
+impl Preprocessor {
+    /// The next token with macros expanded and directives processed.
+    pub fn next_token(&mut self) -> Token {
+        let mut carry_bol = false;
+        loop {
+            let mut tok = self.next_raw();
+            if carry_bol {
+                tok.flags |= flags::BOL;
+            }
+            if tok.kind != TokKind::Ident || tok.has(flags::NO_EXPAND) {
+                return tok;
+            }
+            match self.try_expand(tok) {
+                Expanded::No(t) => return t,
+                Expanded::Yes { was_bol } => carry_bol = was_bol,
+            }
+        }
+    }
+
+    /// Expands `tok` if it names an enabled macro (and, for a function-like one, a `(`
+    /// follows); the result is pushed as a context.
+    pub(super) fn try_expand(&mut self, mut tok: Token) -> Expanded {
+        let Some(m) = self.macros.get(&tok.sym) else {
+            return Expanded::No(tok);
+        };
+        if m.disabled {
+            tok.flags |= flags::NO_EXPAND;
+            return Expanded::No(tok);
+        }
+        let m_kind = m.kind.clone();
+        match m_kind {
+            MacroKind::Builtin(b) => self.expand_builtin(b, tok),
+            MacroKind::Object => {
+                let m = self.macros.get_mut(&tok.sym).unwrap();
+                m.used = true;
+                let body = m.body.clone();
+                let name = m.name.clone();
+                let exp = self.sm.add_expansion(Expansion {
+                    name: name.to_string(),
+                    call: tok.loc,
+                    parent: tok.expansion,
+                });
+                let mut out = Vec::with_capacity(body.len());
+                for b in &body {
+                    let mut t = *b;
+                    t.expansion = exp;
+                    t.flags &= !flags::BOL;
+                    t.flags |= flags::FROM_MACRO;
+                    out.push(t);
+                }
+                let out = if body.iter().any(|t| t.has(flags::PASTE_LEFT)) {
+                    self.paste_all(&body, out, exp)
+                } else {
+                    out
+                };
+                self.push_expansion(tok, out)
+            }
+            MacroKind::Function { params, variadic } => {
+                if !self.next_is_lparen() {
+                    return Expanded::No(tok);
+                }
+                let sym = tok.sym;
+                let args = match self.collect_args(&tok, params.len(), variadic) {
+                    ArgsResult::Ok(a) => a,
+                    ArgsResult::Failed => return Expanded::No(tok),
+                };
+                let m = self.macros.get_mut(&sym).unwrap();
+                m.used = true;
+                let name = m.name.clone();
+                let body = m.body.clone();
+                let exp = self.sm.add_expansion(Expansion {
+                    name: name.to_string(),
+                    call: tok.loc,
+                    parent: tok.expansion,
+                });
+                let out = self.substitute(&body, &params, variadic, args, exp);
+                self.push_expansion(tok, out)
+            }
+        }
+    }
+
+    fn push_expansion(&mut self, name_tok: Token, mut out: Vec<Token>) -> Expanded {
+        let was_bol = name_tok.has(flags::BOL);
+        if let Some(first) = out.first_mut() {
+            // The expansion takes the place of the name: its spacing and line start.
+            first.flags = (first.flags & !flags::PREV_WHITE)
+                | (name_tok.flags & (flags::PREV_WHITE | flags::BOL));
+        }
+        let empty = out.is_empty();
+        self.macros.get_mut(&name_tok.sym).unwrap().disabled = true;
+        self.contexts.push(Context {
+            tokens: out,
+            pos: 0,
+            macro_sym: Some(name_tok.sym),
+        });
+        Expanded::Yes {
+            was_bol: was_bol && empty,
+        }
+    }
+
+    /// Is the next token (across ends of contexts and lines, not across a directive's end)
+    /// a `(`? Consumes it if so; otherwise leaves it to be read again.
+    fn next_is_lparen(&mut self) -> bool {
+        self.collecting_args += 1;
+        let t = self.next_raw();
+        self.collecting_args -= 1;
+        if t.kind == TokKind::Punct && t.sym == p::LPAREN {
+            return true;
+        }
+        self.push_back(t);
+        false
+    }
+
+    /// Returns a token to be read next.
+    pub(super) fn push_back(&mut self, t: Token) {
+        if matches!(t.kind, TokKind::Eof) && self.contexts.is_empty() {
+            self.eof_pushed_back = true;
+            return;
+        }
+        self.contexts.push(Context {
+            tokens: vec![t],
+            pos: 0,
+            macro_sym: None,
+        });
+    }
+
+    /// Collects the arguments of a function-like macro call, the `(` already read.
+    fn collect_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> ArgsResult {
+        self.collecting_args += 1;
+        let mut args: Vec<Vec<Token>> = vec![Vec::new()];
+        let mut depth = 0usize;
+        let result = loop {
+            let t = self.next_raw();
+            match t.kind {
+                TokKind::Eof | TokKind::Eod | TokKind::Placemarker => {
+                    let mname = self.interner.str(name.sym).into_owned();
+                    let d = Diagnostic::error(
+                        name.loc,
+                        format!("unterminated argument list invoking macro \"{mname}\""),
+                    )
+                    .with_len(mname.len() as u32)
+                    .in_expansion(name.expansion);
+                    self.report(d);
+                    // The end marker is read again by whoever stopped at it.
+                    self.push_back(t);
+                    break ArgsResult::Failed;
+                }
+                TokKind::Punct if t.sym == p::LPAREN => depth += 1,
+                TokKind::Punct if t.sym == p::RPAREN => {
+                    if depth == 0 {
+                        break ArgsResult::Ok(args);
+                    }
+                    depth -= 1;
+                }
+                TokKind::Punct if t.sym == p::COMMA && depth == 0 => {
+                    if !(variadic && args.len() == nparams) {
+                        args.push(Vec::new());
+                        continue;
+                    }
+                }
+                _ => {}
+            }
+            args.last_mut().unwrap().push(t);
+        };
+        self.collecting_args -= 1;
+        let ArgsResult::Ok(mut args) = result else {
+            return result;
+        };
+        // `f()` passes one empty argument, which is right for one parameter and none.
+        if nparams == 0 && args.len() == 1 && args[0].is_empty() {
+            args.clear();
+        }
+        if args.len() < nparams {
+            // A variadic macro may omit the variable part entirely (C2x, GNU before that).
+            if variadic && args.len() + 1 == nparams {
+                args.push(Vec::new());
+            } else {
+                let mname = self.interner.str(name.sym).into_owned();
+                let msg = format!(
+                    "macro \"{mname}\" requires {nparams} arguments, but only {} given",
+                    args.len()
+                );
+                self.report_with_def_note(name, msg);
+                return ArgsResult::Failed;
+            }
+        } else if args.len() > nparams {
+            let mname = self.interner.str(name.sym).into_owned();
+            let msg = format!(
+                "macro \"{mname}\" passed {} arguments, but takes just {nparams}",
+                args.len()
+            );
+            self.report_with_def_note(name, msg);
+            return ArgsResult::Failed;
+        }
+        ArgsResult::Ok(args)
+    }
+
+    fn report_with_def_note(&mut self, name: &Token, msg: String) {
+        let d = Diagnostic::error(name.loc, msg).in_expansion(name.expansion);
+        self.report(d);
+        if let Some(m) = self.macros.get(&name.sym) {
+            if !m.predefined {
+                let mut note = Diagnostic::new(
+                    Level::Note,
+                    Some(m.def_loc),
+                    format!("macro \"{}\" defined here", m.name),
+                );
+                note.line_only = true;
+                self.report(note);
+            }
+        }
+    }
+
+    /// Fully macro-expands one argument in isolation (C17 6.10.3.1p1).
+    fn expand_arg(&mut self, arg: &[Token]) -> Vec<Token> {
+        if !arg
+            .iter()
+            .any(|t| t.kind == TokKind::Ident && !t.has(flags::NO_EXPAND))
+        {
+            return arg.to_vec();
+        }
+        let base = self.contexts.len();
+        let mut toks = arg.to_vec();
+        toks.push(Token::new(TokKind::Placemarker, Symbol(0), Loc::default()));
+        self.contexts.push(Context {
+            tokens: toks,
+            pos: 0,
+            macro_sym: None,
+        });
+        let mut out = Vec::new();
+        loop {
+            let t = self.next_token();
+            // The marker ends the argument (an inner reader that stopped at it pushed it
+            // back); end of input cannot be reached past it, but never loop on it.
+            if matches!(t.kind, TokKind::Placemarker | TokKind::Eof) {
+                break;
+            }
+            out.push(t);
+        }
+        // Drop the argument's context (and anything left above it after an error).
+        while self.contexts.len() > base {
+            self.pop_context();
+        }
+        out
+    }
+
+    pub(super) fn pop_context(&mut self) {
+        if let Some(c) = self.contexts.pop() {
+            if let Some(sym) = c.macro_sym {
+                if let Some(m) = self.macros.get_mut(&sym) {
+                    m.disabled = false;
+                }
+            }
+        }
+    }
+
+    /// Builds a function-like macro's replacement: parameters replaced, `#` and `##` done.
+    fn substitute(
+        &mut self,
+        body: &[Token],
+        params: &[Symbol],
+        variadic: bool,
+        args: Vec<Vec<Token>>,
+        exp: u32,
+    ) -> Vec<Token> {
+        let va_index = if variadic {
+            Some(params.len() - 1)
+        } else {
+            None
+        };
+        let param_of = |t: &Token| -> Option<usize> {
+            if t.kind == TokKind::Ident {
+                params.iter().position(|&s| s == t.sym)
+            } else {
+                None
+            }
+        };
+        let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
+        let mut out: Vec<Token> = Vec::with_capacity(body.len());
+        // Marks, per output token, that it is the left operand of `##`.
+        let mut i = 0;
+        let va_opt = self.sym_va_opt;
+        while i < body.len() {
+            let t = body[i];
+            // `#param`
+            if t.kind == TokKind::Punct && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) {
+                if let Some(pi) = body.get(i + 1).and_then(param_of) {
+                    let mut s = self.stringify(&args[pi], t.loc);
+                    s.flags = (t.flags & flags::PREV_WHITE) | flags::FROM_MACRO;
+                    s.flags |= body[i + 1].flags & flags::PASTE_LEFT;
+                    s.expansion = exp;
+                    out.push(s);
+                    i += 2;
+                    continue;
+                }
+            }
+            // `__VA_OPT__(content)`
+            if t.kind == TokKind::Ident && t.sym == va_opt && va_index.is_some() {
+                if let Some((content, next)) = va_opt_content(body, i) {
+                    let va = va_index.unwrap();
+                    let va_present = {
+                        if expanded[va].is_none() {
+                            expanded[va] = Some(self.expand_arg(&args[va]));
+                        }
+                        !expanded[va].as_ref().unwrap().is_empty()
+                    };
+                    let paste_left = body[next - 1].has(flags::PASTE_LEFT);
+                    if va_present {
+                        let sub = self.substitute(&content, params, variadic, args.clone(), exp);
+                        let start = out.len();
+                        out.extend(sub);
+                        if let Some(f) = out.get_mut(start) {
+                            f.flags =
+                                (f.flags & !flags::PREV_WHITE) | (t.flags & flags::PREV_WHITE);
+                        }
+                        if paste_left {
+                            if let Some(l) = out.last_mut() {
+                                l.flags |= flags::PASTE_LEFT;
+                            }
+                        }
+                    } else if paste_left || out.last().is_some_and(|l| l.has(flags::PASTE_LEFT)) {
+                        let mut pm = Token::new(TokKind::Placemarker, Symbol(0), t.loc);
+                        pm.flags = if paste_left { flags::PASTE_LEFT } else { 0 };
+                        out.push(pm);
+                    }
+                    i = next;
+                    continue;
+                }
+            }
+            if let Some(pi) = param_of(&t) {
+                let pasted_left = out.last().is_some_and(|l| l.has(flags::PASTE_LEFT));
+                let paste_right = t.has(flags::PASTE_LEFT);
+                let tokens: Vec<Token> = if pasted_left || paste_right {
+                    args[pi].clone()
+                } else {
+                    if expanded[pi].is_none() {
+                        expanded[pi] = Some(self.expand_arg(&args[pi]));
+                    }
+                    expanded[pi].clone().unwrap()
+                };
+                // GNU: `, ## __VA_ARGS__` with an empty variable argument drops the comma.
+                if pasted_left && Some(pi) == va_index && tokens.is_empty() {
+                    if let Some(l) = out.last() {
+                        if l.kind == TokKind::Punct
+                            && l.sym == p::COMMA
+                            && !l.has(flags::STRINGIFY_ARG)
+                        {
+                            out.pop();
+                            i += 1;
+                            continue;
+                        }
+                    }
+                }
+                if pasted_left && Some(pi) == va_index && !tokens.is_empty() {
+                    if let Some(l) = out.last() {
+                        if l.kind == TokKind::Punct && l.sym == p::COMMA {
+                            // `, ## __VA_ARGS__` with arguments: no paste, just the comma.
+                            out.last_mut().unwrap().flags &= !flags::PASTE_LEFT;
+                        }
+                    }
+                }
+                if tokens.is_empty() {
+                    if pasted_left || paste_right {
+                        let mut pm = Token::new(TokKind::Placemarker, Symbol(0), t.loc);
+                        pm.flags = t.flags & flags::PASTE_LEFT;
+                        out.push(pm);
+                    }
+                } else {
+                    let start = out.len();
+                    for a in tokens {
+                        let mut a = a;
+                        a.flags &= !(flags::BOL | flags::PASTE_LEFT);
+                        out.push(a);
+                    }
+                    out[start].flags =
+                        (out[start].flags & !flags::PREV_WHITE) | (t.flags & flags::PREV_WHITE);
+                    if paste_right {
+                        out.last_mut().unwrap().flags |= flags::PASTE_LEFT;
+                    }
+                }
+                i += 1;
+                continue;
+            }
+            let mut t = t;
+            t.expansion = exp;
+            t.flags &= !flags::BOL;
+            t.flags |= flags::FROM_MACRO;
+            out.push(t);
+            i += 1;
+        }
+        let pasted = if out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
+            self.paste_all(&[], out, exp)
+        } else {
+            out
+        };
+        pasted
+            .into_iter()
+            .filter(|t| t.kind != TokKind::Placemarker)
+            .collect()
+    }
+
+    /// Performs every `##` in `toks` (tokens flagged [`flags::PASTE_LEFT`] paste with the
+    /// next one), left to right.
+    fn paste_all(&mut self, _body: &[Token], toks: Vec<Token>, exp: u32) -> Vec<Token> {
+        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
+        let mut iter = toks.into_iter();
+        while let Some(t) = iter.next() {
+            let mut lhs = t;
+            while lhs.has(flags::PASTE_LEFT) {
+                let Some(rhs) = iter.next() else {
+                    lhs.flags &= !flags::PASTE_LEFT;
+                    break;
+                };
+                lhs = self.paste(lhs, rhs, exp);
+            }
+            out.push(lhs);
+        }
+        out
+    }
+
+    /// `lhs ## rhs` (C17 6.10.3.3).
+    fn paste(&mut self, lhs: Token, rhs: Token, exp: u32) -> Token {
+        if lhs.kind == TokKind::Placemarker {
+            let mut r = rhs;
+            r.flags = (r.flags & !flags::PREV_WHITE) | (lhs.flags & flags::PREV_WHITE);
+            return r;
+        }
+        if rhs.kind == TokKind::Placemarker {
+            let mut l = lhs;
+            l.flags = (l.flags & !flags::PASTE_LEFT) | (rhs.flags & flags::PASTE_LEFT);
+            return l;
+        }
+        let mut text = self.interner.get(lhs.sym).to_vec();
+        text.extend_from_slice(self.interner.get(rhs.sym));
+        match self.lex_single(&text) {
+            Some(kind) => {
+                let sym = self.interner.intern(&text);
+                let mut t = Token::new(kind, sym, lhs.loc);
+                t.flags = (lhs.flags & flags::PREV_WHITE)
+                    | (rhs.flags & flags::PASTE_LEFT)
+                    | flags::FROM_MACRO;
+                t.expansion = exp;
+                t
+            }
+            None => {
+                let l = self.interner.str(lhs.sym).into_owned();
+                let r = self.interner.str(rhs.sym).into_owned();
+                let d = Diagnostic::error(
+                    lhs.loc,
+                    format!(
+                        "pasting \"{l}\" and \"{r}\" does not give a valid preprocessing token"
+                    ),
+                )
+                .with_len(l.len() as u32)
+                .in_expansion(exp);
+                self.report(d);
+                // gcc keeps both tokens, the right one with a space.
+                let mut l2 = lhs;
+                l2.flags &= !flags::PASTE_LEFT;
+                self.paste_leftover = Some(rhs);
+                l2
+            }
+        }
+    }
+
+    /// `#arg`: the spelling of the argument's tokens as a string literal (C17 6.10.3.2).
+    pub(super) fn stringify(&mut self, arg: &[Token], loc: Loc) -> Token {
+        let mut s = Vec::with_capacity(16);
+        s.push(b'"');
+        for (i, t) in arg.iter().enumerate() {
+            if i > 0 && t.has(flags::PREV_WHITE) {
+                s.push(b' ');
+            }
+            let spelling = self.interner.get(t.sym);
+            if matches!(t.kind, TokKind::Str | TokKind::Char)
+                || (t.kind == TokKind::Other
+                    && matches!(spelling.first(), Some(b'"') | Some(b'\'')))
+            {
+                for &c in spelling {
+                    if c == b'"' || c == b'\\' {
+                        s.push(b'\\');
+                    }
+                    s.push(c);
+                }
+            } else {
+                s.extend_from_slice(spelling);
+            }
+        }
+        s.push(b'"');
+        let sym = self.interner.intern(&s);
+        let mut t = Token::new(TokKind::Str, sym, loc);
+        t.flags |= flags::STRINGIFY_ARG;
+        t
+    }
+
+    /// Lexes `text` as exactly one preprocessing token, returning its kind.
+    pub(super) fn lex_single(&mut self, text: &[u8]) -> Option<TokKind> {
+        let mut buf = text.to_vec();
+        buf.push(b'\n');
+        let mut lx = crate::lex::Lexer::new(crate::source::FileId(0), buf.into(), self.opts.lex);
+        lx.in_directive = true;
+        let t = lx.next(&mut self.interner);
+        if t.has(flags::PREV_WHITE) || !lx.diags.is_empty() {
+            return None;
+        }
+        let end = lx.next(&mut self.interner);
+        if end.kind != TokKind::Eod || end.has(flags::PREV_WHITE) || t.kind == TokKind::Comment {
+            return None;
+        }
+        // An unterminated quote lexes as "other", which pasting must not produce.
+        if t.kind == TokKind::Other && matches!(text.first(), Some(b'"') | Some(b'\'')) {
+            return None;
+        }
+        Some(t.kind)
+    }
+}
+
+/// The result of [`Preprocessor::try_expand`].
+pub(super) enum Expanded {
+    No(Token),
+    /// A context was pushed; `was_bol` when the name started a line and the expansion is
+    /// empty, so the next token inherits the line start.
+    Yes {
+        was_bol: bool,
+    },
+}
+
+/// For `__VA_OPT__ ( ... )` at `body[i]`: the tokens between the parentheses and the index
+/// after the `)`.
+fn va_opt_content(body: &[Token], i: usize) -> Option<(Vec<Token>, usize)> {
+    let open = body.get(i + 1)?;
+    if !(open.kind == TokKind::Punct && open.sym == p::LPAREN) {
+        return None;
+    }
+    let mut depth = 0;
+    for (j, t) in body.iter().enumerate().skip(i + 2) {
+        if t.kind == TokKind::Punct && t.sym == p::LPAREN {
+            depth += 1;
+        } else if t.kind == TokKind::Punct && t.sym == p::RPAREN {
+            if depth == 0 {
+                let mut content = body[i + 2..j].to_vec();
+                // `##` after the closing paren applies to the last content token.
+                if t.has(flags::PASTE_LEFT) {
+                    if let Some(l) = content.last_mut() {
+                        l.flags |= flags::PASTE_LEFT;
+                    }
+                }
+                let _ = Level::Note;
+                return Some((content, j + 1));
+            }
+            depth -= 1;
+        }
+    }
+    None
+}

@@ -1,0 +1,344 @@
+//! `-E` output: the token stream printed so that it re-lexes to the same tokens, on the
+//! lines they came from, with gcc's line markers (`# 12 "file.h" 2 3 4`) unless `-P`.
+
+use super::{Event, Preprocessor};
+use crate::source::FileId;
+use crate::token::{flags, TokKind, Token};
+use std::io::{self, Write};
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PrintOptions {
+    /// `-P`: no line markers.
+    pub no_line_markers: bool,
+}
+
+struct Printer<'w, W: Write> {
+    out: &'w mut W,
+    opts: PrintOptions,
+    /// File and presumed line the output is at.
+    file: Option<FileId>,
+    line: u32,
+    at_line_start: bool,
+    prev: Option<Token>,
+    /// The file being printed is a system header (flags ` 3 4` on its markers).
+    system: bool,
+}
+
+/// Preprocesses the whole unit into `out`.
+pub fn print_preprocessed<W: Write>(
+    pp: &mut Preprocessor,
+    out: &mut W,
+    opts: PrintOptions,
+) -> io::Result<()> {
+    let mut p = Printer {
+        out,
+        opts,
+        file: None,
+        line: 1,
+        at_line_start: true,
+        prev: None,
+        system: false,
+    };
+    if !opts.no_line_markers {
+        let name = escape_name(&pp.sm.file(pp.main_file()).name);
+        writeln!(
+            p.out,
+            "# 0 \"{name}\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\""
+        )?;
+    }
+    loop {
+        let t = pp.next_token();
+        if pp.has_events() {
+            for e in pp.take_events() {
+                p.event(pp, e)?;
+            }
+        }
+        if t.kind == TokKind::Eof {
+            break;
+        }
+        if pp.diags.stop {
+            break;
+        }
+        p.token(pp, t)?;
+    }
+    if !p.at_line_start {
+        p.out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+impl<W: Write> Printer<'_, W> {
+    fn newline(&mut self) -> io::Result<()> {
+        if !self.at_line_start {
+            self.out.write_all(b"\n")?;
+            self.at_line_start = true;
+            self.line += 1;
+            self.prev = None;
+        }
+        Ok(())
+    }
+
+    fn marker(
+        &mut self,
+        pp: &Preprocessor,
+        file: FileId,
+        line: u32,
+        flag: &str,
+        system: bool,
+    ) -> io::Result<()> {
+        self.newline()?;
+        self.file = Some(file);
+        self.line = line;
+        if self.opts.no_line_markers {
+            return Ok(());
+        }
+        let f = pp.sm.file(file);
+        let name = f.presumed(0).1;
+        let name = escape_name(if f.line_directives.is_empty() {
+            &f.name
+        } else {
+            name
+        });
+        let sys = if system { " 3 4" } else { "" };
+        self.system = system;
+        writeln!(self.out, "# {line} \"{name}\"{flag}{sys}")?;
+        Ok(())
+    }
+
+    fn event(&mut self, pp: &Preprocessor, e: Event) -> io::Result<()> {
+        match e {
+            Event::Enter { file, .. } if file == pp.main_file() => {
+                self.system = false;
+                self.file = Some(file);
+                self.line = 1;
+                if !self.opts.no_line_markers {
+                    let name = escape_name(&pp.sm.file(file).name);
+                    writeln!(self.out, "# 1 \"{name}\"")?;
+                }
+                Ok(())
+            }
+            Event::Enter { file, system, .. } => self.marker(pp, file, 1, " 1", system),
+            Event::Leave {
+                forced: true, to, ..
+            } => {
+                // Back on the command line after a forced include.
+                self.newline()?;
+                if !self.opts.no_line_markers {
+                    writeln!(self.out, "# 0 \"<command-line>\" 2")?;
+                }
+                self.file = None;
+                let _ = to;
+                Ok(())
+            }
+            Event::Leave {
+                to,
+                line,
+                forced: false,
+                system,
+            } => self.marker(pp, to, line, " 2", system),
+            Event::Line { file, line } => self.marker(pp, file, line, "", self.system),
+            Event::Pragma { text, loc } => {
+                let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
+                let same_file = self.file == Some(loc.file);
+                if same_file && line >= self.line && self.at_line_start {
+                    self.goto_line(pp, loc.file, line)?;
+                    writeln!(self.out, "#pragma {text}")?;
+                    self.line += 1;
+                } else {
+                    self.newline()?;
+                    writeln!(self.out, "#pragma {text}")?;
+                    self.marker(pp, loc.file, line, "", self.system)?;
+                }
+                self.at_line_start = true;
+                self.prev = None;
+                Ok(())
+            }
+        }
+    }
+
+    /// Moves the output to `line` of `file`: newlines for a small gap, a marker otherwise.
+    fn goto_line(&mut self, pp: &Preprocessor, file: FileId, line: u32) -> io::Result<()> {
+        if self.file == Some(file) && line >= self.line {
+            let gap = line - self.line;
+            if gap == 0 {
+                return Ok(());
+            }
+            if gap <= 8 || self.opts.no_line_markers {
+                self.newline()?;
+                let gap = line - (self.line).min(line);
+                let n = if self.opts.no_line_markers {
+                    gap.min(1)
+                } else {
+                    gap
+                };
+                for _ in 0..n {
+                    self.out.write_all(b"\n")?;
+                }
+                self.line = line;
+                return Ok(());
+            }
+        }
+        self.marker(pp, file, line, "", self.system)
+    }
+
+    fn token(&mut self, pp: &Preprocessor, t: Token) -> io::Result<()> {
+        if t.has(flags::BOL) {
+            // Where the line starts in the source: the token itself or, for a macro's
+            // expansion, where the outermost macro was invoked.
+            let mut loc = t.loc;
+            let mut e = t.expansion;
+            while e != 0 {
+                let x = pp.sm.expansion(e);
+                loc = x.call;
+                e = x.parent;
+            }
+            if loc.file.0 != 0 {
+                let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
+                if self.file != Some(loc.file) || line != self.line || !self.at_line_start {
+                    if self.file == Some(loc.file) && line > self.line {
+                        self.goto_line(pp, loc.file, line)?;
+                    } else if self.file != Some(loc.file) || line < self.line {
+                        self.marker(pp, loc.file, line, "", self.system)?;
+                    }
+                }
+                if self.at_line_start && loc == t.loc && first_on_line(pp, loc) {
+                    let (_, col) = pp.sm.line_col(loc);
+                    for _ in 1..col.min(200) {
+                        self.out.write_all(b" ")?;
+                    }
+                    if col > 1 {
+                        self.prev = None;
+                        self.at_line_start = false;
+                        return self.write_token(pp, t, false);
+                    }
+                }
+            }
+        }
+        let space = if self.at_line_start {
+            // A `#` first on a line must not read as a directive.
+            t.kind == TokKind::Punct && matches!(pp.interner.get(t.sym), b"#" | b"%:")
+        } else {
+            t.has(flags::PREV_WHITE) || self.prev.is_some_and(|p| avoid_paste(pp, p, t))
+        };
+        self.write_token(pp, t, space)
+    }
+
+    fn write_token(&mut self, pp: &Preprocessor, t: Token, space: bool) -> io::Result<()> {
+        if space {
+            self.out.write_all(b" ")?;
+        }
+        let spelling = pp.interner.get(t.sym);
+        if t.kind == TokKind::Ident && spelling.iter().any(|&b| b >= 0x80) {
+            // gcc prints extended characters of identifiers as UCNs.
+            for c in String::from_utf8_lossy(spelling).chars() {
+                if c.is_ascii() {
+                    write!(self.out, "{c}")?;
+                } else {
+                    write!(self.out, "\\U{:08x}", c as u32)?;
+                }
+            }
+        } else {
+            self.out.write_all(spelling)?;
+        }
+        self.at_line_start = false;
+        self.prev = Some(t);
+        Ok(())
+    }
+}
+
+/// Is only whitespace before `loc` on its line (so its column can be reproduced)?
+fn first_on_line(pp: &Preprocessor, loc: crate::source::Loc) -> bool {
+    let text = &pp.sm.file(loc.file).text;
+    text[..loc.offset as usize]
+        .iter()
+        .rev()
+        .take_while(|&&b| b != b'\n')
+        .all(|&b| b == b' ' || b == b'\t')
+}
+
+/// Would printing `b` right after `a` make them lex differently? (gcc's rules.)
+pub fn avoid_paste(pp: &Preprocessor, a: Token, b: Token) -> bool {
+    let sa = pp.interner.get(a.sym);
+    let sb = pp.interner.get(b.sym);
+    let c = if b.kind == TokKind::Punct {
+        sb.first().copied().unwrap_or(0)
+    } else {
+        0
+    };
+    match a.kind {
+        TokKind::Punct => {
+            let takes_eq = matches!(
+                sa,
+                b"=" | b"!"
+                    | b">"
+                    | b"<"
+                    | b"+"
+                    | b"-"
+                    | b"*"
+                    | b"/"
+                    | b"%"
+                    | b"&"
+                    | b"|"
+                    | b"^"
+                    | b">>"
+                    | b"<<"
+            );
+            if takes_eq && c == b'=' {
+                return true;
+            }
+            match sa {
+                b">" => c == b'>',
+                b"<" => matches!(c, b'<' | b'%' | b':'),
+                b"+" => c == b'+',
+                b"-" => matches!(c, b'-' | b'>'),
+                b"/" => matches!(c, b'/' | b'*'),
+                b"%" => matches!(c, b':' | b'%'),
+                b"&" => c == b'&',
+                b"|" => c == b'|',
+                b":" => matches!(c, b':' | b'>'),
+                b"->" => c == b'*',
+                b"." => matches!(c, b'.' | b'%') || b.kind == TokKind::Number,
+                b"#" | b"%:" => matches!(c, b'#' | b'%'),
+                b"%:%:" | b"##" => false,
+                _ => false,
+            }
+        }
+        TokKind::Ident => matches!(
+            b.kind,
+            TokKind::Ident | TokKind::Number | TokKind::Char | TokKind::Str
+        ),
+        TokKind::Number => {
+            matches!(b.kind, TokKind::Number | TokKind::Ident | TokKind::Char)
+                || matches!(c, b'.' | b'+' | b'-')
+        }
+        TokKind::Other => sa.first() == Some(&b'\\') && b.kind == TokKind::Ident,
+        _ => false,
+    }
+}
+
+fn escape_name(name: &str) -> String {
+    let mut s = String::with_capacity(name.len());
+    for c in name.chars() {
+        if c == '"' || c == '\\' {
+            s.push('\\');
+        }
+        s.push(c);
+    }
+    s
+}
+
+/// `-dM`: every macro defined at the end, as `#define` lines.
+pub fn print_macros<W: Write>(pp: &mut Preprocessor, out: &mut W) -> io::Result<()> {
+    // Run the unit to its end first: definitions anywhere count.
+    loop {
+        let t = pp.next_token();
+        pp.take_events();
+        if t.kind == TokKind::Eof {
+            break;
+        }
+    }
+    for m in pp.defined_macros() {
+        writeln!(out, "#define {}", pp.macro_definition_text(m))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,148 @@
+//! Preprocessing tokens and the identifier/spelling interner.
+
+use crate::source::Loc;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// An interned spelling.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Symbol(pub u32);
+
+/// A small, fast hasher for short keys (spellings, symbols). Not DoS-resistant, which a
+/// compiler reading its own inputs does not need.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x517c_c1b7_2722_0a95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap())).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    fn write_u32(&mut self, i: u32) {
+        self.0 = (self.0.rotate_left(5) ^ i as u64).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+pub type FxBuild = BuildHasherDefault<FxHasher>;
+pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
+
+/// Interns spellings so tokens are small and comparisons cheap.
+#[derive(Default)]
+pub struct Interner {
+    map: FxHashMap<Box<[u8]>, Symbol>,
+    strings: Vec<Box<[u8]>>,
+}
+
+impl Interner {
+    pub fn new() -> Self {
+        let mut i = Interner::default();
+        i.intern(b""); // Symbol(0): the empty spelling
+        i
+    }
+
+    pub fn intern(&mut self, s: &[u8]) -> Symbol {
+        if let Some(&sym) = self.map.get(s) {
+            return sym;
+        }
+        let sym = Symbol(self.strings.len() as u32);
+        self.strings.push(s.into());
+        self.map.insert(s.into(), sym);
+        sym
+    }
+
+    pub fn get(&self, sym: Symbol) -> &[u8] {
+        &self.strings[sym.0 as usize]
+    }
+
+    pub fn lookup(&self, s: &[u8]) -> Option<Symbol> {
+        self.map.get(s).copied()
+    }
+
+    /// A symbol's spelling as text (spellings are UTF-8 unless the source was not).
+    pub fn str(&self, sym: Symbol) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.get(sym))
+    }
+}
+
+/// Kinds of preprocessing token (C17 6.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[repr(u8)]
+pub enum TokKind {
+    Ident,
+    Number,
+    /// Character constant, any prefix.
+    Char,
+    /// String literal, any prefix.
+    Str,
+    /// `<file.h>` in an `#include` (lexed only there).
+    HeaderName,
+    Punct,
+    /// A byte that starts no other token (`@`, a stray `\`, ...).
+    Other,
+    /// A comment kept by `-C`.
+    Comment,
+    /// End of a directive line.
+    Eod,
+    Eof,
+    /// Marks the end of a macro argument or expansion during rescanning; never printed.
+    Placemarker,
+}
+
+/// Token flags.
+pub mod flags {
+    /// Whitespace (or a comment) came before the token.
+    pub const PREV_WHITE: u8 = 1;
+    /// First token on its line.
+    pub const BOL: u8 = 2;
+    /// An identifier that must never be macro-expanded again (C17 6.10.3.4p2).
+    pub const NO_EXPAND: u8 = 4;
+    /// Came from the stringizing or pasting operator, or is a macro's result: not a
+    /// directive even at the start of a line.
+    pub const FROM_MACRO: u8 = 8;
+    /// The token is an operand of `##` in a replacement list or an argument of `#`/`##`.
+    pub const PASTE_LEFT: u8 = 16;
+    /// Lexed from a source string that was not valid UTF-8 or held a NUL; already reported.
+    pub const STRINGIFY_ARG: u8 = 32;
+}
+
+/// A preprocessing token: 16 bytes plus the expansion id.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Token {
+    pub kind: TokKind,
+    pub flags: u8,
+    /// The spelling.
+    pub sym: Symbol,
+    /// Where it was spelled.
+    pub loc: Loc,
+    /// Which macro expansion produced it (0: none); index into the preprocessor's table.
+    pub expansion: u32,
+}
+
+impl Token {
+    pub fn new(kind: TokKind, sym: Symbol, loc: Loc) -> Self {
+        Token {
+            kind,
+            flags: 0,
+            sym,
+            loc,
+            expansion: 0,
+        }
+    }
+    pub fn has(&self, f: u8) -> bool {
+        self.flags & f != 0
+    }
+    pub fn is_punct(&self, interner: &Interner, s: &str) -> bool {
+        self.kind == TokKind::Punct && interner.get(self.sym) == s.as_bytes()
+    }
+}

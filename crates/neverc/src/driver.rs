@@ -1,0 +1,296 @@
+//! Orchestration: from parsed options to the stages each input goes through.
+
+use crate::deps;
+use crate::info;
+use crate::options::{self, Lang, Options, Stage};
+use crate::preprocess;
+use neverc_front::diag::{Diagnostics, Level};
+use neverc_front::pp::print::{print_macros, print_preprocessed, PrintOptions};
+use std::io::{IsTerminal, Read, Write};
+use std::path::PathBuf;
+
+/// `neverc: error: ...` on standard error.
+fn error(msg: &str) {
+    let mut d = Diagnostics::stderr();
+    d.color = color_default(None);
+    d.plain(Level::Error, msg);
+}
+
+fn fatal(msg: &str) {
+    let mut d = Diagnostics::stderr();
+    d.color = color_default(None);
+    d.plain(Level::Fatal, msg);
+    eprintln!("compilation terminated.");
+}
+
+/// Colour when asked, or when standard error is a terminal (and `TERM` is not `dumb`).
+fn color_default(asked: Option<bool>) -> bool {
+    asked.unwrap_or_else(|| {
+        std::io::stderr().is_terminal() && std::env::var("TERM").map_or(true, |t| t != "dumb")
+    })
+}
+
+/// Runs the driver; returns the exit status.
+pub fn run(args: Vec<String>) -> i32 {
+    let args = options::expand_response_files(args);
+    let opts = match options::parse(&args) {
+        Ok(o) => o,
+        Err(e) => {
+            error(&e.0);
+            return 1;
+        }
+    };
+    let target = match opts.target.as_deref() {
+        Some(t) => match neverc_target::lookup(t) {
+            Ok(t) => t,
+            Err(e) => {
+                error(&e.to_string());
+                return 1;
+            }
+        },
+        None => neverc_target::host(),
+    };
+    if opts.dry_run {
+        for input in &opts.inputs {
+            eprintln!(
+                " \"neverc\" \"--target={}\" \"{}\" (stage: {:?})",
+                target.triple, input.path, opts.stage
+            );
+        }
+        return 0;
+    }
+    if !opts.queries.is_empty() {
+        for q in &opts.queries {
+            info::answer(q, &opts, target);
+        }
+        return 0;
+    }
+    if opts.verbose {
+        eprintln!(
+            "neverc version {} (GNU C {}.{}.{} compatible)",
+            preprocess::VERSION,
+            preprocess::GNUC.0,
+            preprocess::GNUC.1,
+            preprocess::GNUC.2
+        );
+        eprintln!("Target: {}", target.triple);
+        if opts.inputs.is_empty() {
+            return 0;
+        }
+    }
+    if opts.print_abi {
+        error("--print-abi is not available yet (the neverc-abi library is being built)");
+        return 1;
+    }
+    if opts.inputs.is_empty() {
+        fatal("no input files");
+        return 1;
+    }
+    if opts.deps.missing_ok && !opts.deps.only {
+        error("-MG may only be used with -M or -MM");
+        return 1;
+    }
+    let compiled: Vec<_> = opts
+        .inputs
+        .iter()
+        .filter(|i| i.lang != Lang::Object)
+        .collect();
+    if opts.output.is_some() && compiled.len() > 1 && opts.stage != Stage::Link {
+        fatal("cannot specify '-o' with '-c', '-S' or '-E' with multiple files");
+        return 1;
+    }
+    let resource = if opts.nostdinc {
+        None
+    } else {
+        match crate::resource::include_dir() {
+            Ok(d) => Some(d),
+            Err(e) => {
+                error(&e);
+                return 1;
+            }
+        }
+    };
+    match opts.stage {
+        Stage::Preprocess => preprocess_all(&opts, target, resource.as_ref()),
+        _ => {
+            // Later stages exist from the next milestones on; say so plainly.
+            let what = match opts.stage {
+                Stage::SyntaxOnly => "checking C syntax (-fsyntax-only)",
+                Stage::Assemble => "compiling C to assembly (-S)",
+                Stage::Compile => "compiling C to an object (-c)",
+                _ => "compiling and linking",
+            };
+            if compiled
+                .iter()
+                .any(|i| matches!(i.lang, Lang::Asm | Lang::AsmWithCpp))
+                && opts.stage != Stage::Preprocess
+            {
+                error("assembling .s/.S files is not supported by neverc yet");
+                return 1;
+            }
+            error(&format!(
+                "{what} is not implemented yet: this neverc can only preprocess (-E, -M, -dM)"
+            ));
+            1
+        }
+    }
+}
+
+fn preprocess_all(
+    opts: &Options,
+    target: &neverc_target::Target,
+    resource: Option<&PathBuf>,
+) -> i32 {
+    let mut status = 0;
+    let mut out: Box<dyn Write> =
+        if opts.deps.only && opts.deps.file.is_some() && opts.output.is_none() {
+            Box::new(std::io::sink())
+        } else {
+            match &opts.output {
+                Some(path) if path != "-" => match std::fs::File::create(path) {
+                    Ok(f) => Box::new(std::io::BufWriter::new(f)),
+                    Err(e) => {
+                        fatal(&format!(
+                            "opening output file {path}: {}",
+                            neverc_front::pp::io_error_text(&e)
+                        ));
+                        return 1;
+                    }
+                },
+                _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+            }
+        };
+    if opts.verbose {
+        print_search_list(opts, target, resource);
+    }
+    for input in &opts.inputs {
+        match input.lang {
+            Lang::Object => {
+                eprintln!(
+                    "neverc: warning: {}: linker input file unused because linking not done",
+                    input.path
+                );
+                continue;
+            }
+            Lang::Asm => {
+                eprintln!(
+                    "neverc: warning: {}: assembler input file unused because preprocessing only",
+                    input.path
+                );
+                continue;
+            }
+            _ => {}
+        }
+        let (name, path, raw) = if input.path == "-" {
+            let mut buf = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+                fatal(&format!("reading standard input: {e}"));
+                return 1;
+            }
+            ("<stdin>".to_string(), None, buf)
+        } else {
+            match std::fs::read(&input.path) {
+                Ok(b) => (input.path.clone(), Some(PathBuf::from(&input.path)), b),
+                Err(e) => {
+                    error(&format!(
+                        "{}: {}",
+                        input.path,
+                        neverc_front::pp::io_error_text(&e)
+                    ));
+                    fatal("no input files");
+                    return 1;
+                }
+            }
+        };
+        let mut diags = Diagnostics::stderr();
+        diags.color = color_default(opts.color);
+        diags.max_errors = opts.max_errors;
+        diags.policy = opts.warnings.clone();
+        let mut pp = preprocess::make_preprocessor(opts, target, resource, &name, path, raw, diags);
+        let result = if opts.dump_macros {
+            print_macros(&mut pp, &mut out)
+        } else if opts.deps.only {
+            // Read the whole unit; only the dependencies are printed.
+            print_preprocessed(
+                &mut pp,
+                &mut std::io::sink(),
+                PrintOptions {
+                    no_line_markers: true,
+                },
+            )
+        } else {
+            print_preprocessed(
+                &mut pp,
+                &mut out,
+                PrintOptions {
+                    no_line_markers: opts.no_line_markers,
+                },
+            )
+        };
+        pp.finish();
+        if let Err(e) = result {
+            if e.kind() != std::io::ErrorKind::BrokenPipe {
+                fatal(&format!("writing output: {e}"));
+            }
+            return 1;
+        }
+        if opts.deps.wanted() && !pp.fatal() {
+            let targets = if opts.deps.targets.is_empty() {
+                let object = if opts.deps.side && opts.stage > Stage::Preprocess {
+                    opts.output.as_deref()
+                } else {
+                    None
+                };
+                vec![deps::default_target(&name, object)]
+            } else {
+                opts.deps.targets.clone()
+            };
+            let rule = deps::make_rule(&opts.deps, &targets, &pp.deps);
+            let dest = if opts.deps.only {
+                opts.deps.file.clone().or_else(|| opts.output.clone())
+            } else {
+                Some(
+                    opts.deps
+                        .file
+                        .clone()
+                        .unwrap_or_else(|| deps::default_dep_file(&name, opts.output.as_deref())),
+                )
+            };
+            match dest {
+                Some(d) if d != "-" => {
+                    if let Err(e) = std::fs::write(&d, rule.as_bytes()) {
+                        fatal(&format!(
+                            "opening dependency file {d}: {}",
+                            neverc_front::pp::io_error_text(&e)
+                        ));
+                        return 1;
+                    }
+                }
+                _ => {
+                    let _ = out.write_all(rule.as_bytes());
+                }
+            }
+        }
+        if pp.diags.has_errors() || pp.fatal() {
+            status = 1;
+        }
+    }
+    if out.flush().is_err() {
+        return 1;
+    }
+    status
+}
+
+/// gcc's `-v` listing of the include search path, on standard error.
+fn print_search_list(opts: &Options, target: &neverc_target::Target, resource: Option<&PathBuf>) {
+    let (quote, bracket) = preprocess::search_path(opts, target, resource);
+    eprintln!("#include \"...\" search starts here:");
+    for d in &quote {
+        eprintln!(" {}", d.path.display());
+    }
+    eprintln!("#include <...> search starts here:");
+    for d in &bracket {
+        eprintln!(" {}", d.path.display());
+    }
+    eprintln!("End of search list.");
+}
