@@ -273,6 +273,12 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
     if size == 0 || size > 64 {
         return None;
     }
+    // gcc 12 (which ignores zero-width bit-fields of structs here since 12.1, as the
+    // AAPCS says: homogeneity depends on the data layout alone) still lets a zero-width
+    // bit-field that is a member of a union make the aggregate non-homogeneous.
+    if union_zero_width(ty) {
+        return None;
+    }
     let ls = leaves(ty, m);
     let base = |l: &Leaf| match l.kind {
         LeafKind::Float(_) => Some(HaBase::Float(l.size as u32)),
@@ -280,7 +286,8 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
         _ => None,
     };
     let first = base(ls.first()?)?;
-    if ls.len() > 4 || ls.iter().any(|l| base(l) != Some(first)) {
+    // (A union's members overlap: its member count is that of distinct offsets, below.)
+    if ls.iter().any(|l| base(l) != Some(first)) {
         return None;
     }
     // Unions are homogeneous when every member is; the members overlap, so count distinct
@@ -294,6 +301,18 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
         return None;
     }
     Some((first, count))
+}
+
+/// Does a union inside `ty` (or `ty` itself) have a zero-width bit-field member?
+pub(crate) fn union_zero_width(ty: &Type) -> bool {
+    match ty {
+        Type::Aligned(t, _) | Type::Array(t, _) => union_zero_width(t),
+        Type::Record(r) => r
+            .fields
+            .iter()
+            .any(|f| (r.is_union && f.bits == Some(0)) || union_zero_width(&f.ty)),
+        _ => false,
+    }
 }
 
 /// The caller's extension of a small integer argument to `width` (32 or 64) bits, as the

@@ -1,9 +1,10 @@
 //! System V AMD64 psABI (version 1.0), §3.2.3 "Parameter Passing".
 
-use crate::classify::{extension, is_x87, leaves, round, Builder, LeafKind};
+use crate::classify::{extension, is_x87, round, Builder};
+use crate::layout::{layout_in, record_layout_in};
 use crate::plan::Flags;
 use crate::types::{FloatKind, Type};
-use crate::Signature;
+use crate::{Machine, Signature};
 
 /// The classes of §3.2.3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -76,49 +77,121 @@ pub(crate) fn classify(ty: &Type, b: &Builder) -> Vec<Class> {
     if size > 16 {
         return vec![Memory];
     }
-    let mut classes = vec![NoClass; size.div_ceil(8) as usize];
-    for leaf in leaves(ty, m) {
-        // Rule 1: "it contains unaligned fields" (packed members).
-        if !matches!(leaf.kind, LeafKind::BitField(_)) && leaf.offset % leaf.align as u64 != 0 {
-            return vec![Memory];
-        }
-        let first = (leaf.offset / 8) as usize;
-        let last = ((leaf.offset + leaf.size - 1) / 8) as usize;
-        for (i, c) in classes.iter_mut().enumerate().take(last + 1).skip(first) {
-            let leaf_class = match leaf.kind {
-                LeafKind::Int | LeafKind::BitField(_) => Integer,
-                LeafKind::Float(k) if is_x87(k, m) => {
-                    if i == first {
-                        X87
-                    } else {
-                        X87Up
-                    }
-                }
-                LeafKind::Float(_) | LeafKind::Vector(_) => {
-                    if i == first {
-                        Sse
-                    } else {
-                        SseUp
-                    }
-                }
-            };
-            *c = merge(*c, leaf_class);
+    aggregate(ty, m, 0).unwrap_or_else(|| vec![Memory])
+}
+
+/// Rule 4 applied to an aggregate at byte `at` of the outermost value: "each field of an
+/// object is classified recursively", so a member that is itself an aggregate (or an array)
+/// is classified on its own, post-merger cleanup included, and its classes are then merged
+/// with its siblings' in declaration order (merging is not associative: X87UP+SSE is
+/// MEMORY but X87UP+INTEGER is INTEGER). The classes are on the outermost value's eightbyte
+/// grid; index 0 is the eightbyte holding byte `at`. `None` is MEMORY.
+fn aggregate(ty: &Type, m: &Machine, at: u64) -> Option<Vec<Class>> {
+    let size = layout_in(ty, m).size;
+    let mut classes = vec![NoClass; ((at % 8) + size).div_ceil(8) as usize];
+    members(ty, m, at, at / 8, &mut classes)?;
+    cleanup(&mut classes)?;
+    Some(classes)
+}
+
+/// Merges the classes of `ty`, at byte `at` of the outermost value, into `classes`, whose
+/// index 0 is the eightbyte `first` of the outermost value.
+fn members(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -> Option<()> {
+    // Merges `class(k)` into the k-th eightbyte touched by bytes `from..=to`.
+    fn put(classes: &mut [Class], first: u64, from: u64, to: u64, class: &dyn Fn(u64) -> Class) {
+        for word in from / 8..=to / 8 {
+            if let Some(c) = classes.get_mut((word - first) as usize) {
+                *c = merge(*c, class(word - from / 8));
+            }
         }
     }
-    // Rule 5, post merger cleanup.
+    match ty {
+        Type::Void => {}
+        Type::Aligned(t, _) => members(t, m, at, first, classes)?,
+        Type::Record(r) => {
+            let rl = record_layout_in(r, m);
+            for (f, fl) in r.fields.iter().zip(&rl.fields) {
+                match f.bits {
+                    // gcc 12 drops zero-width bit-fields of structs before classifying
+                    // (its 12.1 ABI change), but a zero-width bit-field that is a member of
+                    // a union still makes the union's first eightbyte INTEGER.
+                    Some(0) if r.is_union => put(classes, first, at, at, &|_| Integer),
+                    Some(0) => {}
+                    // A bit-field is INTEGER in every eightbyte its bits touch.
+                    Some(w) => {
+                        let from = at * 8 + fl.bit_offset;
+                        put(classes, first, from / 8, (from + w as u64 - 1) / 8, &|_| {
+                            Integer
+                        });
+                    }
+                    None => member(&f.ty, m, at + fl.offset(), first, classes)?,
+                }
+            }
+        }
+        Type::Array(e, n) => {
+            let es = layout_in(e, m).size;
+            for k in 0..*n {
+                member(e, m, at + k * es, first, classes)?;
+            }
+        }
+        Type::Complex(k) => {
+            let half = layout_in(ty, m).size / 2;
+            member(&Type::Float(*k), m, at, first, classes)?;
+            member(&Type::Float(*k), m, at + half, first, classes)?;
+        }
+        _ => {
+            // A scalar. Rule 1: "it contains unaligned fields" (packed members), judged
+            // by the scalar's natural alignment and its offset in the outermost value.
+            let l = layout_in(ty, m);
+            if l.size == 0 {
+                return Some(());
+            }
+            if !at.is_multiple_of(l.align as u64) {
+                return None;
+            }
+            let last = at + l.size - 1;
+            let class = |k: u64| match ty {
+                Type::Float(f) if is_x87(*f, m) => [X87, X87Up][k.min(1) as usize],
+                Type::Float(_) | Type::Vector(..) => [Sse, SseUp][k.min(1) as usize],
+                _ => Integer,
+            };
+            put(classes, first, at, last, &class);
+        }
+    }
+    Some(())
+}
+
+/// One member: an aggregate member is classified on its own first (see [`aggregate`]).
+fn member(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -> Option<()> {
+    match ty.unaligned() {
+        Type::Record(_) | Type::Array(..) => {
+            let sub = aggregate(ty, m, at)?;
+            let base = (at / 8 - first) as usize;
+            for (i, c) in sub.into_iter().enumerate() {
+                if let Some(slot) = classes.get_mut(base + i) {
+                    *slot = merge(*slot, c);
+                }
+            }
+            Some(())
+        }
+        _ => members(ty, m, at, first, classes),
+    }
+}
+
+/// Rule 5, the post-merger cleanup. `None` is MEMORY.
+fn cleanup(classes: &mut [Class]) -> Option<()> {
     if classes.contains(&Memory) {
-        return vec![Memory];
+        return None;
     }
     for i in 0..classes.len() {
         if classes[i] == X87Up && (i == 0 || classes[i - 1] != X87) {
-            return vec![Memory];
+            return None;
         }
         if classes[i] == SseUp && (i == 0 || !matches!(classes[i - 1], Sse | SseUp)) {
             classes[i] = Sse;
         }
     }
-    // An eightbyte holding only padding (NO_CLASS) takes no register at all (gcc).
-    classes
+    Some(())
 }
 
 fn is_memory(classes: &[Class]) -> bool {
@@ -185,6 +258,10 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
                     next_sse += 1;
                 }
             });
+        } else if gcc_empty(ty) {
+            // gcc gives a record holding no named data (only unnamed bit-fields, so it is
+            // not of size 0) no stack slot, although it takes a GPR while any is left.
+            continue;
         } else {
             // "aligned to 8 bytes, or 16 for types with 16-byte alignment"; gcc keeps larger
             // alignments too.
@@ -224,6 +301,19 @@ fn place(classes: &[Class], size: u32, _align: u32, mut f: impl FnMut(u32, u32, 
                 i += 1;
             }
         }
+    }
+}
+
+/// A record with no data: every member an unnamed bit-field or itself such a record (or an
+/// array of them).
+fn gcc_empty(ty: &Type) -> bool {
+    match ty.unaligned() {
+        Type::Record(r) => r.fields.iter().all(|f| match f.bits {
+            Some(_) => f.name.is_none(),
+            None => gcc_empty(&f.ty),
+        }),
+        Type::Array(e, n) => *n == 0 || gcc_empty(e),
+        _ => false,
     }
 }
 

@@ -405,3 +405,76 @@ fn avr_register_groups() {
     let a = args(AVR, vec![ll(), ll(), ll(), Type::Int(IntKind::Char)]);
     assert!(a.ends_with("2.0+8:s0 3.0+1:s8"), "{a}");
 }
+
+/// `union { <members> ; <kind> :0; }`
+fn union_with_zero_width(members: Vec<Type>) -> Type {
+    let mut fields: Vec<Field> = members
+        .into_iter()
+        .enumerate()
+        .map(|(i, t)| f(&format!("m{i}"), t))
+        .collect();
+    fields.push(Field::bitfield(None, Type::Int(IntKind::Char), 0));
+    Type::Record(Box::new(Record {
+        is_union: true,
+        fields,
+        ..Record::default()
+    }))
+}
+
+#[test]
+fn zero_width_bit_fields_in_unions() {
+    // gcc 12 drops a struct's zero-width bit-fields before classifying (its 12.1 change),
+    // but one that is a member of a union makes the union's first eightbyte INTEGER.
+    let ud = union_with_zero_width(vec![Type::double()]);
+    assert_eq!(args(X64, vec![ud.clone()]), "0.0+8:rdi");
+    let ua = union_with_zero_width(vec![Type::array(Type::double(), 2)]);
+    assert_eq!(args(X64, vec![ua]), "0.0+8:rdi 0.8+8:xmm0");
+    // ... wherever the union sits: here in the second eightbyte of a struct.
+    let s = Type::structure([Type::double(), union_with_zero_width(vec![Type::float()])]);
+    assert_eq!(args(X64, vec![s]), "0.0+8:xmm0 0.8+8:rdi");
+    // AArch64: such a union is no HFA (a struct's zero-width bit-field is ignored).
+    assert_eq!(args(A64, vec![ud]), "0.0+8:x0");
+    let nested = Type::structure([union_with_zero_width(vec![Type::double()])]);
+    assert_eq!(args(A64, vec![nested]), "0.0+8:x0");
+}
+
+#[test]
+fn sysv_nested_aggregates_are_classified_on_their_own() {
+    // union { long double ld; void *p; } alone: eightbyte 0 is X87+INTEGER = INTEGER,
+    // eightbyte 1 X87UP without X87 before it: MEMORY (rule 5). Nested in a union with an
+    // unsigned __int128, a flat merge of the scalars would give INTEGER, INTEGER; gcc
+    // classifies the member recursively and its MEMORY makes the whole MEMORY. The same
+    // scalars as direct members of one union do go in two GPRs.
+    let inner = Type::union([Type::long_double(), Type::Pointer]);
+    let mut r = Record::new(true, [Type::Int(IntKind::UInt128)]);
+    r.fields.push(Field::named("u", inner.clone()));
+    let outer = Type::Record(Box::new(r));
+    // inner: eightbyte 0 X87+INTEGER = INTEGER, eightbyte 1 X87UP: not after X87, MEMORY.
+    assert_eq!(args(X64, vec![inner]), "0.0+16:s0");
+    assert_eq!(args(X64, vec![outer]), "0.0+16:s0");
+    let flat = Type::union([
+        Type::Int(IntKind::UInt128),
+        Type::long_double(),
+        Type::Pointer,
+    ]);
+    assert_eq!(args(X64, vec![flat]), "0.0+8:rdi 0.8+8:rsi");
+}
+
+#[test]
+fn aapcs64_union_hfa_counts_overlapping_members_once() {
+    // union { float a; float b[4]; float c; }: an HFA of four floats.
+    let u = Type::union([Type::float(), Type::array(Type::float(), 4), Type::float()]);
+    assert_eq!(args(A64, vec![u]), "0.0+4:v0 0.4+4:v1 0.8+4:v2 0.12+4:v3");
+}
+
+#[test]
+fn sysv_record_of_unnamed_bit_fields() {
+    // struct { unsigned char :5; } has size 1 but no data: a GPR while any is left, and no
+    // stack slot at all after that (gcc).
+    let pad = rec(vec![Field::bitfield(None, Type::Int(IntKind::UChar), 5)]);
+    assert_eq!(args(X64, vec![pad.clone(), long()]), "0.0+1:rdi 1.0+8:rsi");
+    let mut p: Vec<Type> = (0..6).map(|_| long()).collect();
+    p.push(pad);
+    p.push(long());
+    assert!(args(X64, p).ends_with("5.0+8:r9 7.0+8:s0"));
+}
