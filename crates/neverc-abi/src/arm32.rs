@@ -2,6 +2,7 @@
 //! Passing" for the base standard, and §6.1.2 / §6.5 stage C.1-C.2 for the VFP variant.
 
 use crate::classify::{extension, homogeneous, natural_align, round, Builder, HaBase};
+use crate::layout::layout_in;
 use crate::plan::Flags;
 use crate::types::Type;
 use crate::Signature;
@@ -65,6 +66,22 @@ fn vfp_pieces(base: HaBase, n: u32, at: usize, mut f: impl FnMut(u32, u32, u16))
     }
 }
 
+/// The alignment C.3 and C.6 go by (§6.5, "natural alignment"), as gcc computes it: that of
+/// [`natural_align`], except that a bit-field, zero-width ones included, counts with the
+/// alignment of its declared type whatever `packed` or `#pragma pack` say.
+fn arg_align(ty: &Type, b: &Builder) -> u32 {
+    let na = natural_align(ty, b.m);
+    match ty.unaligned() {
+        Type::Record(r) => r
+            .fields
+            .iter()
+            .filter(|f| f.bits.is_some())
+            .map(|f| layout_in(&f.ty, b.m).align)
+            .fold(na, u32::max),
+        _ => na,
+    }
+}
+
 pub(crate) fn plan(b: &mut Builder, sig: &Signature, vfp: bool) {
     // §6.1.2.1 / §6.4.1 note: a variadic function uses the base standard for everything.
     let hard = vfp;
@@ -113,7 +130,7 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, vfp: bool) {
         if size == 0 {
             continue;
         }
-        let double_aligned = natural_align(ty, b.m) >= 8;
+        let double_aligned = arg_align(ty, b) >= 8;
         if vfp {
             if let Some((base, n)) = cprc(ty, b) {
                 if let Some(at) = regs.allocate(base, n) {

@@ -32,12 +32,11 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
                 b.ret_reg(0, size / 2, align, F0, Flags::NONE);
                 b.ret_reg(size / 2, size / 2, align, F0 + 2, Flags::NONE);
             }
+            // Even an empty structure (gcc).
             Type::Record(_) | Type::Vector(..) => {
-                if size > 0 {
-                    b.ret_reg(0, 4, 4, A0, Flags::SRET);
-                    b.ret_reg(0, 4, 4, V0, Flags::SRET_OUT);
-                    offset = 4;
-                }
+                b.ret_reg(0, 4, 4, A0, Flags::SRET);
+                b.ret_reg(0, 4, 4, V0, Flags::SRET_OUT);
+                offset = 4;
             }
             _ => {
                 let ext = extension(&sig.ret, b.m, 32, false);
@@ -48,13 +47,18 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
         }
     }
 
-    // FP registers are used only while every argument so far was floating point.
-    let mut fp_ok = offset == 0;
+    // FP registers are used only while every argument so far was floating point, and
+    // never for a variadic callee, whose named floating-point arguments travel in the
+    // integer registers too (gcc), so that va_arg finds every argument in one block.
+    let mut fp_ok = offset == 0 && sig.variadic.is_none();
     for (i, ty) in sig.params.iter().enumerate() {
         let (size, align) = b.layout(ty);
         let vararg = sig.is_vararg(i);
         let vflag = if vararg { Flags::VARARG } else { Flags::NONE };
         if size == 0 {
+            // An empty record takes no words but, not being floating point, ends the use
+            // of FP registers (gcc).
+            fp_ok = false;
             continue;
         }
         // Each argument starts on a word, doubleword-aligned types on a doubleword.

@@ -172,7 +172,7 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, flen: u32) {
         flags |= vflag;
         // "variadic arguments with 2×XLEN-bit alignment and size at most 2×XLEN bits are
         // passed in an aligned register pair".
-        if vararg && align == 2 * xb && psize <= 2 * xb && ngpr % 2 == 1 {
+        if vararg && palign == 2 * xb && psize <= 2 * xb && ngpr % 2 == 1 {
             ngpr += 1;
         }
         let words = psize.div_ceil(xb) as u16;

@@ -478,3 +478,22 @@ fn sysv_record_of_unnamed_bit_fields() {
     p.push(long());
     assert!(args(X64, p).ends_with("5.0+8:r9 7.0+8:s0"));
 }
+
+#[test]
+fn mips_o32_variadic_and_empty_arguments_end_fp_registers() {
+    const MIPS: &str = "mipsel-linux-gnu";
+    // A variadic callee takes its named doubles in integer registers.
+    let sig = Signature::variadic(Type::Void, [Type::double(), Type::int()], 1);
+    assert_eq!(
+        show(MIPS, &plan(MIPS, &sig), false),
+        "0.0+4:$4 0.4+4:$5 1.0+4:$6[vararg]"
+    );
+    // An empty struct takes no word but is not floating point.
+    assert_eq!(
+        args(MIPS, vec![Type::structure([]), Type::double()]),
+        "1.0+4:$4 1.4+4:$5"
+    );
+    // An empty struct result still goes through memory.
+    let p = plan(MIPS, &Signature::new(Type::structure([]), [Type::int()]));
+    assert_eq!(show(MIPS, &p, true), "0.0+4:$4[sret] 0.0+4:$2[sretout]");
+}

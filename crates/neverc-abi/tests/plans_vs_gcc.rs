@@ -199,6 +199,221 @@ const FULL: Features = Features {
     long_double: true,
 };
 
+const RV64_STUB: &str = r#"
+    .text
+    .globl dump
+    .type dump, @function
+dump:
+    lla t0, dump_buf
+    sd a0, 0(t0)
+    sd a1, 8(t0)
+    sd a2, 16(t0)
+    sd a3, 24(t0)
+    sd a4, 32(t0)
+    sd a5, 40(t0)
+    sd a6, 48(t0)
+    sd a7, 56(t0)
+    fsd fa0, 64(t0)
+    fsd fa1, 72(t0)
+    fsd fa2, 80(t0)
+    fsd fa3, 88(t0)
+    fsd fa4, 96(t0)
+    fsd fa5, 104(t0)
+    fsd fa6, 112(t0)
+    fsd fa7, 120(t0)
+    addi t1, t0, 128
+    mv t2, sp
+    lla t3, dump_n
+    ld t3, 0(t3)
+    beqz t3, 2f
+1:  lbu t4, 0(t2)
+    sb t4, 0(t1)
+    addi t2, t2, 1
+    addi t1, t1, 1
+    addi t3, t3, -1
+    bnez t3, 1b
+2:  lla t3, ret_sret
+    ld t3, 0(t3)
+    beqz t3, 4f
+    lla t2, ret_mem
+    ld t1, 0(t0)
+3:  lbu t4, 0(t2)
+    sb t4, 0(t1)
+    addi t2, t2, 1
+    addi t1, t1, 1
+    addi t3, t3, -1
+    bnez t3, 3b
+4:  lla t1, ret_regs
+    ld a0, 0(t1)
+    ld a1, 8(t1)
+    fld fa0, 16(t1)
+    fld fa1, 24(t1)
+    lla t3, ret_sret
+    ld t3, 0(t3)
+    beqz t3, 5f
+    ld a0, 0(t0)
+5:  ret
+    .section .note.GNU-stack,"",@progbits
+"#;
+
+fn rv64_arg(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        10..=17 => (8 * (r as usize - 10), 8),
+        42..=49 => (64 + 8 * (r as usize - 42), 8),
+        _ => return None,
+    })
+}
+
+fn rv64_ret(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        10 | 11 => (8 * (r as usize - 10), 8),
+        42 | 43 => (16 + 8 * (r as usize - 42), 8),
+        _ => return None,
+    })
+}
+
+const ARMHF_STUB: &str = r#"
+    .syntax unified
+    .arm
+    .text
+    .globl dump
+    .type dump, %function
+dump:
+    ldr r12, =dump_buf
+    stm r12, {r0-r3}
+    add r0, r12, #16
+    vstm r0, {d0-d7}
+    add r0, r12, #80
+    mov r1, sp
+    ldr r2, =dump_n
+    ldr r2, [r2]
+    cmp r2, #0
+    beq 2f
+1:  ldrb r3, [r1], #1
+    strb r3, [r0], #1
+    subs r2, r2, #1
+    bne 1b
+2:  ldr r2, =ret_sret
+    ldr r2, [r2]
+    cmp r2, #0
+    beq 4f
+    ldr r0, [r12]
+    ldr r1, =ret_mem
+3:  ldrb r3, [r1], #1
+    strb r3, [r0], #1
+    subs r2, r2, #1
+    bne 3b
+4:  ldr r12, =ret_regs
+    add r0, r12, #8
+    vldm r0, {d0-d7}
+    ldm r12, {r0, r1}
+    ldr r2, =ret_sret
+    ldr r2, [r2]
+    cmp r2, #0
+    ldrne r0, =dump_buf
+    ldrne r0, [r0]
+    bx lr
+    .ltorg
+    .section .note.GNU-stack,"",%progbits
+"#;
+
+fn arm_arg(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        0..=3 => (4 * r as usize, 4),
+        64..=79 => (16 + 4 * (r as usize - 64), 4),
+        256..=263 => (16 + 8 * (r as usize - 256), 8),
+        _ => return None,
+    })
+}
+
+fn arm_ret(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        0 | 1 => (4 * r as usize, 4),
+        64..=79 => (8 + 4 * (r as usize - 64), 4),
+        256..=263 => (8 + 8 * (r as usize - 256), 8),
+        _ => return None,
+    })
+}
+
+const MIPSEL_STUB: &str = r#"
+    .abicalls
+    .text
+    .globl dump
+    .ent dump
+    .type dump, @function
+    # PIC callers (Debian's default) call through $25 and restore $gp themselves.
+dump:
+    .set noreorder
+    .cpload $25
+    .set reorder
+    la $8, dump_buf
+    sw $4, 0($8)
+    sw $5, 4($8)
+    sw $6, 8($8)
+    sw $7, 12($8)
+    sdc1 $f12, 16($8)
+    sdc1 $f14, 24($8)
+    addiu $9, $8, 32
+    move $10, $29
+    la $11, dump_n
+    lw $11, 0($11)
+    beqz $11, 2f
+1:  lbu $12, 0($10)
+    sb $12, 0($9)
+    addiu $10, $10, 1
+    addiu $9, $9, 1
+    addiu $11, $11, -1
+    bnez $11, 1b
+2:  la $11, ret_sret
+    lw $11, 0($11)
+    beqz $11, 4f
+    la $10, ret_mem
+    lw $9, 0($8)
+3:  lbu $12, 0($10)
+    sb $12, 0($9)
+    addiu $10, $10, 1
+    addiu $9, $9, 1
+    addiu $11, $11, -1
+    bnez $11, 3b
+4:  la $9, ret_regs
+    lw $2, 0($9)
+    lw $3, 4($9)
+    ldc1 $f0, 8($9)
+    ldc1 $f2, 16($9)
+    la $11, ret_sret
+    lw $11, 0($11)
+    beqz $11, 5f
+    lw $2, 0($8)
+5:  jr $31
+    .end dump
+    .section .note.GNU-stack,"",@progbits
+"#;
+
+fn mips_arg(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        4..=7 => (4 * (r as usize - 4), 4),
+        44 => (16, 8),
+        46 => (24, 8),
+        _ => return None,
+    })
+}
+
+fn mips_ret(r: u16) -> Option<(usize, usize)> {
+    Some(match r {
+        2 | 3 => (4 * (r as usize - 2), 4),
+        32 => (8, 8),
+        34 => (16, 8),
+        _ => return None,
+    })
+}
+
+/// 32-bit Linux targets: no `__int128`, no `_Float16` by default.
+const ILP32: Features = Features {
+    int128: false,
+    float16: false,
+    ..FULL
+};
+
 fn harnesses() -> Vec<Harness> {
     vec![
         Harness {
@@ -224,6 +439,49 @@ fn harnesses() -> Vec<Harness> {
             ret_regs_size: 80,
             sret_reg: 8,
             features: FULL,
+        },
+        Harness {
+            triple: "riscv64-linux-gnu",
+            cc: &["riscv64-linux-gnu-gcc", "-static"],
+            runner: &["qemu-riscv64"],
+            stub: RV64_STUB,
+            arg_slot: rv64_arg,
+            stack_at: 128,
+            ret_slot: rv64_ret,
+            ret_regs_size: 32,
+            sret_reg: 10,
+            features: Features {
+                float16: false,
+                ..FULL
+            },
+        },
+        Harness {
+            triple: "arm-linux-gnueabihf",
+            cc: &["arm-linux-gnueabihf-gcc", "-static"],
+            runner: &["qemu-arm"],
+            stub: ARMHF_STUB,
+            arg_slot: arm_arg,
+            stack_at: 80,
+            ret_slot: arm_ret,
+            ret_regs_size: 72,
+            sret_reg: 0,
+            features: ILP32,
+        },
+        Harness {
+            triple: "mipsel-linux-gnu",
+            cc: &["mipsel-linux-gnu-gcc", "-static"],
+            runner: &["qemu-mipsel"],
+            stub: MIPSEL_STUB,
+            arg_slot: mips_arg,
+            stack_at: 32,
+            ret_slot: mips_ret,
+            ret_regs_size: 24,
+            sret_reg: 4,
+            features: Features {
+                // o32 places a vector member at 16 but reports alignment 8 (layout_vs_gcc).
+                vectors: false,
+                ..ILP32
+            },
         },
     ]
 }
@@ -452,6 +710,10 @@ fn ret_setup(h: &Harness, case: &Case) -> Result<(Vec<u8>, usize, usize), String
         }
         let piece = &case.ret_image[l.offset as usize..(l.offset + l.size) as usize];
         regs[slot..slot + piece.len()].copy_from_slice(piece);
+        if h.triple.starts_with("riscv") && (42..74).contains(&r) {
+            // RISC-V keeps a narrower float NaN-boxed in the FP register.
+            regs[slot + piece.len()..slot + width].fill(0xff);
+        }
         // Extension the callee promises.
         let top = piece.last().copied().unwrap_or(0);
         for (flag, w, signed) in [
@@ -508,7 +770,7 @@ fn c_call(h: &Harness, case: &Case, k: usize) -> Result<String, String> {
     }
     let args: Vec<String> = (0..case.c_types.len()).map(|i| format!("a{i}")).collect();
     let call = format!(
-        "(({} (*)({}))dump)({})",
+        "(({} (*)({}))dump_p)({})",
         case.c_ret,
         proto.join(", "),
         args.join(", ")
@@ -645,7 +907,10 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
         "unsigned char dump_buf[{}] __attribute__((aligned(16)));\n\
          unsigned char ret_regs[{}] __attribute__((aligned(16)));\n\
          unsigned char ret_mem[{MAX_BYTES}] __attribute__((aligned(16)));\n\
-         unsigned long dump_n, ret_sret, ret_x87;\nextern void dump(void);",
+         unsigned long dump_n, ret_sret, ret_x87;\nextern void dump(void);\n\
+         /* Called through a volatile pointer, so that gcc cannot turn a call through the\n\
+            cast pointer into a direct call with dump's own declared type. */\n\
+         void (*volatile dump_p)(void) = dump;",
         h.stack_at + MAX_BYTES as usize,
         h.ret_regs_size
     );
