@@ -194,15 +194,13 @@ impl Lexer {
         }
         loop {
             let Some(&b) = self.text.get(self.pos) else {
-                let mut t = Token::new(
-                    if self.in_directive {
-                        TokKind::Eod
-                    } else {
-                        TokKind::Eof
-                    },
-                    Symbol(0),
-                    self.loc(self.pos),
-                );
+                let kind = if self.in_directive {
+                    TokKind::Eod
+                } else {
+                    TokKind::Eof
+                };
+                self.in_directive = false;
+                let mut t = Token::new(kind, Symbol(0), self.loc(self.pos));
                 t.flags = fl;
                 return t;
             };
@@ -222,9 +220,11 @@ impl Lexer {
                 }
                 b'\n' => {
                     if self.in_directive {
+                        // The directive ends here; the next line is ordinary text again.
                         let t = Token::new(TokKind::Eod, Symbol(0), self.loc(self.pos));
                         self.pos += 1;
                         self.at_bol = true;
+                        self.in_directive = false;
                         return t;
                     }
                     self.pos += 1;
@@ -368,11 +368,10 @@ impl Lexer {
         self.pos += 1;
         loop {
             let c = self.at(self.pos);
-            if (c == b'+' || c == b'-')
-                && matches!(self.text[self.pos - 1], b'e' | b'E' | b'p' | b'P')
-            {
-                self.pos += 1;
-            } else if c.is_ascii_alphanumeric()
+            let signed_exponent = (c == b'+' || c == b'-')
+                && matches!(self.text[self.pos - 1], b'e' | b'E' | b'p' | b'P');
+            if signed_exponent
+                || c.is_ascii_alphanumeric()
                 || c == b'_'
                 || c == b'.'
                 || (c >= 0x80 && self.pos < self.text.len())

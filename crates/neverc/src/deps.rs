@@ -9,7 +9,7 @@ pub fn make_rule(opts: &DepOptions, targets: &[String], deps: &[(String, bool)])
     const COLMAX: usize = 72;
     let mut out = String::new();
     let mut col = 0usize;
-    let mut write_name = |out: &mut String, col: &mut usize, name: &str| {
+    let write_name = |out: &mut String, col: &mut usize, name: &str| {
         if *col > 0 {
             if *col + name.len() > COLMAX {
                 out.push_str(" \\\n");

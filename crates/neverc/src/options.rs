@@ -296,7 +296,7 @@ pub struct Options {
     pub max_errors: usize,
     pub max_include_depth: usize,
     pub freestanding: bool,
-    pub pic: Pic,
+    pub pic: PicLevel,
     pub char_signed: Option<bool>,
     pub gnu89_inline: bool,
     pub trigraphs: Option<bool>,
@@ -326,12 +326,12 @@ pub enum OptLevel {
 
 /// Position-independence model (`-fpic`, `-fPIE`, ...); Debian's default is PIE.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Pic {
+pub enum PicLevel {
     None,
-    SmallPic,
-    BigPic,
-    SmallPie,
-    BigPie,
+    Pic1,
+    Pic2,
+    Pie1,
+    Pie2,
 }
 
 /// Informational requests answered without compiling.
@@ -384,7 +384,7 @@ impl Default for Options {
             max_errors: 0,
             max_include_depth: 200,
             freestanding: false,
-            pic: Pic::BigPie,
+            pic: PicLevel::Pie2,
             char_signed: None,
             gnu89_inline: false,
             trigraphs: None,
@@ -575,9 +575,10 @@ pub fn parse(args: &[String]) -> Result<Options, CliError> {
                 "z" => OptLevel::Oz,
                 "fast" => OptLevel::O3,
                 n if n.bytes().all(|b| b.is_ascii_digit()) => OptLevel::O3,
-                _ => return Err(CliError(format!(
+                _ => return Err(CliError(
                     "argument to '-O' should be a non-negative integer, 'g', 's', 'z' or 'fast'"
-                ))),
+                        .to_string(),
+                )),
             },
             Act::Debug => o.debug = v != "0",
             Act::NoWarnings => o.warnings.suppress_all = true,
@@ -746,25 +747,25 @@ fn apply_f(o: &mut Options, arg: &str, v: &str, explicit_pic: &mut bool) -> Resu
                 "always" => Some(true),
                 "never" => Some(false),
                 "auto" => None,
-                _ => return Err(CliError(format!("argument to '-fdiagnostics-color=' should be 'never', 'auto' or 'always'"))),
+                _ => return Err(CliError("argument to '-fdiagnostics-color=' should be 'never', 'auto' or 'always'".to_string())),
             }
         }
         ("pic", None) => {
-            o.pic = if neg { Pic::None } else { Pic::SmallPic };
+            o.pic = if neg { PicLevel::None } else { PicLevel::Pic1 };
             *explicit_pic = true;
         }
         ("PIC", None) => {
-            o.pic = if neg { Pic::None } else { Pic::BigPic };
+            o.pic = if neg { PicLevel::None } else { PicLevel::Pic2 };
             *explicit_pic = true;
         }
         ("pie", None) => {
-            o.pic = if neg { if *explicit_pic { o.pic } else { Pic::None } } else { Pic::SmallPie };
-            if neg && matches!(o.pic, Pic::SmallPie | Pic::BigPie) {
-                o.pic = Pic::None;
+            o.pic = if neg { if *explicit_pic { o.pic } else { PicLevel::None } } else { PicLevel::Pie1 };
+            if neg && matches!(o.pic, PicLevel::Pie1 | PicLevel::Pie2) {
+                o.pic = PicLevel::None;
             }
         }
         ("PIE", None) => {
-            o.pic = if neg { Pic::None } else { Pic::BigPie };
+            o.pic = if neg { PicLevel::None } else { PicLevel::Pie2 };
         }
         ("signed-char", None) => o.char_signed = Some(!neg),
         ("unsigned-char", None) => o.char_signed = Some(neg),
@@ -776,7 +777,7 @@ fn apply_f(o: &mut Options, arg: &str, v: &str, explicit_pic: &mut bool) -> Resu
         ("print-abi", Some(fmt)) if !neg => match fmt {
             "json" => o.print_abi_json = true,
             "text" => o.print_abi_json = false,
-            _ => return Err(CliError(format!("argument to '-fprint-abi=' should be 'text' or 'json'"))),
+            _ => return Err(CliError("argument to '-fprint-abi=' should be 'text' or 'json'".to_string())),
         },
         ("plugin", Some(_)) if !neg => {
             return Err(CliError(
@@ -1489,8 +1490,8 @@ mod tests {
         assert!(o.warnings.errors.contains("undef"));
         assert!(o.warnings.disabled.contains("unused"));
         assert_eq!(o.max_errors, 3);
-        assert_eq!(o.pic, Pic::BigPic);
-        assert_eq!(p(&["-fno-pic"]).unwrap().pic, Pic::None);
+        assert_eq!(o.pic, PicLevel::Pic2);
+        assert_eq!(p(&["-fno-pic"]).unwrap().pic, PicLevel::None);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! Sets up the preprocessor for one input from the options and the target, and runs the
 //! `-E`, `-dM` and `-M` outputs.
 
-use crate::options::{ForcedInclude, MacroArg, OptLevel, Options, Pic};
+use crate::options::{ForcedInclude, MacroArg, OptLevel, Options, PicLevel};
 use neverc_front::diag::Diagnostics;
 use neverc_front::lex::LexOptions;
 use neverc_front::pp::{PpOptions, Preprocessor, SearchDir};
@@ -123,11 +123,11 @@ pub fn builtin_macros(opts: &Options, target: &Target) -> String {
     // Position independence exists only where the target links shared objects.
     if target.os == Os::Linux {
         let (pic, pie) = match opts.pic {
-            Pic::None => (None, None),
-            Pic::SmallPic => (Some("1"), None),
-            Pic::BigPic => (Some("2"), None),
-            Pic::SmallPie => (Some("1"), Some("1")),
-            Pic::BigPie => (Some("2"), Some("2")),
+            PicLevel::None => (None, None),
+            PicLevel::Pic1 => (Some("1"), None),
+            PicLevel::Pic2 => (Some("2"), None),
+            PicLevel::Pie1 => (Some("1"), Some("1")),
+            PicLevel::Pie2 => (Some("2"), Some("2")),
         };
         if let Some(l) = pic {
             def("__pic__", l);

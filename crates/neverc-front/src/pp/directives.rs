@@ -53,10 +53,15 @@ impl Preprocessor {
 
     /// Processes a directive whose `#` has been read.
     pub(super) fn directive(&mut self, hash: Token) {
-        self.frames.last_mut().unwrap().lexer.in_directive = true;
+        let depth = self.frames.len();
+        self.frames[depth - 1].lexer.in_directive = true;
         let name = self.next_in_directive();
         self.directive_named(hash, name);
-        self.leave_directive();
+        // An `#include` may have pushed a file: the directive's own file leaves directive
+        // mode (normally its lexer already did, at the end of the line).
+        if let Some(f) = self.frames.get_mut(depth - 1) {
+            f.lexer.in_directive = false;
+        }
     }
 
     fn directive_named(&mut self, hash: Token, name: Token) {
@@ -789,7 +794,7 @@ impl Preprocessor {
             .unwrap()
             .parse()
             .unwrap_or(u64::MAX);
-        if line > u32::MAX as u64 || (!marker && line == 0 && self.opts.std.version > 0 && false) {
+        if line > 2_147_483_647 {
             self.report(Diagnostic::warning(num.loc, "line number out of range"));
         }
         let mut new_name = None;

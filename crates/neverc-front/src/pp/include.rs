@@ -130,8 +130,8 @@ impl Preprocessor {
         } else {
             None
         };
-        let found = if next && start_after.is_some() {
-            self.search_from(&spec.name, start_after.unwrap())
+        let found = if let Some(start) = start_after.filter(|_| next) {
+            self.search_from(&spec.name, start)
         } else {
             self.search(
                 &spec.name,

@@ -234,11 +234,12 @@ impl Preprocessor {
                     }
                     depth -= 1;
                 }
-                TokKind::Punct if t.sym == p::COMMA && depth == 0 => {
-                    if !(variadic && args.len() == nparams) {
-                        args.push(Vec::new());
-                        continue;
-                    }
+                // A comma separates arguments, except inside the variable ones.
+                TokKind::Punct
+                    if t.sym == p::COMMA && depth == 0 && !(variadic && args.len() == nparams) =>
+                {
+                    args.push(Vec::new());
+                    continue;
                 }
                 _ => {}
             }
@@ -377,9 +378,8 @@ impl Preprocessor {
                 }
             }
             // `__VA_OPT__(content)`
-            if t.kind == TokKind::Ident && t.sym == va_opt && va_index.is_some() {
+            if let Some(va) = va_index.filter(|_| t.kind == TokKind::Ident && t.sym == va_opt) {
                 if let Some((content, next)) = va_opt_content(body, i) {
-                    let va = va_index.unwrap();
                     let va_present = {
                         if expanded[va].is_none() {
                             expanded[va] = Some(self.expand_arg(&args[va]));

@@ -172,8 +172,8 @@ pub struct Preprocessor {
     frames: Vec<Frame>,
     contexts: Vec<Context>,
     events: Vec<Event>,
-    /// > 0 while reading a macro's arguments (or looking for its `(`): the end of a file
-    /// ends the read instead of popping back to the includer.
+    /// Non-zero while reading a macro's arguments (or looking for its `(`): the end of a
+    /// file ends the read instead of popping back to the includer.
     collecting_args: u32,
     eof_pushed_back: bool,
     paste_leftover: Option<Token>,
