@@ -823,6 +823,12 @@ fn check_args(h: &Harness, m: Machine, case: &Case, dump: &[u8]) -> Result<usize
         if at + l.size as usize > dump.len() {
             return Err(format!("piece {l} lies beyond the dumped stack area"));
         }
+        if (l.offset + l.size) as usize > img.len() {
+            return Err(format!(
+                "piece {l} lies beyond its {}-byte value",
+                img.len()
+            ));
+        }
         for k in 0..l.size as usize {
             let want = img[l.offset as usize + k] & mask[l.offset as usize + k];
             let got = dump[at + k] & mask[l.offset as usize + k];
