@@ -22,8 +22,9 @@ struct Member {
 /// Flattens for the FP convention: "a struct containing just one floating-point real", "two
 /// floating-point reals", or "one floating-point real and one integer", after flattening
 /// nested structs and arrays. Returns `None` when the type has more than two members or
-/// anything else (unions are never flattened, gcc). Bit-fields count as their declared type
-/// at the byte holding their first bit, as gcc does.
+/// anything else (unions are never flattened, gcc). A bit-field counts as an integer of the
+/// smallest power-of-two size holding its width, at the byte holding its first bit, as gcc
+/// does.
 fn flatten(ty: &Type, m: &Machine, base: u32, out: &mut Vec<Member>) -> Option<()> {
     let l = layout_in(ty, m);
     match ty {
@@ -45,7 +46,9 @@ fn flatten(ty: &Type, m: &Machine, base: u32, out: &mut Vec<Member>) -> Option<(
                 float: true,
             });
         }
-        Type::Bool | Type::Int(_) | Type::Enum(_) | Type::Pointer => out.push(Member {
+        // "one floating-point real and one integer": a pointer is not an integer here (gcc
+        // and clang both pass `struct { float f; void *p; }` by the integer convention).
+        Type::Bool | Type::Int(_) | Type::Enum(_) => out.push(Member {
             offset: base,
             size: l.size as u32,
             float: false,
@@ -65,9 +68,12 @@ fn flatten(ty: &Type, m: &Machine, base: u32, out: &mut Vec<Member>) -> Option<(
             for (f, fl) in r.fields.iter().zip(&rl.fields) {
                 match f.bits {
                     Some(0) => {}
-                    Some(_) => out.push(Member {
+                    // gcc gives a bit-field of width w the smallest integer of 1, 2, 4 or 8
+                    // bytes holding w bits, at the byte of its first bit; the register gets
+                    // that many bytes from there (part of a straddling field may miss it).
+                    Some(w) => out.push(Member {
                         offset: base + fl.offset() as u32,
-                        size: layout_in(&f.ty, m).size as u32,
+                        size: w.div_ceil(8).next_power_of_two(),
                         float: false,
                     }),
                     None => flatten(&f.ty, m, base + fl.offset() as u32, out)?,
@@ -82,13 +88,68 @@ fn flatten(ty: &Type, m: &Machine, base: u32, out: &mut Vec<Member>) -> Option<(
     (out.len() <= 2).then_some(())
 }
 
+/// gcc's second way into FP registers: a value whose machine mode is that of a float or a
+/// complex float. A struct takes the mode of a member that fills it when every other member
+/// is empty (so `struct { union {} u; double d; }`, which does not flatten, travels in fa0),
+/// an array of one element that of its element; under-aligned (packed) ones keep an integer
+/// mode, and unions never take a float mode.
+fn float_mode(ty: &Type, m: &Machine) -> Option<Vec<Member>> {
+    let l = layout_in(ty, m);
+    match ty {
+        Type::Float(_) => Some(vec![Member {
+            offset: 0,
+            size: l.size as u32,
+            float: true,
+        }]),
+        Type::Complex(_) => {
+            let h = l.size as u32 / 2;
+            Some(
+                [0, h]
+                    .map(|offset| Member {
+                        offset,
+                        size: h,
+                        float: true,
+                    })
+                    .to_vec(),
+            )
+        }
+        Type::Aligned(t, _) if l.align >= layout_in(t, m).align => float_mode(t, m),
+        Type::Array(e, 1) => float_mode(e, m),
+        Type::Record(r) if !r.is_union => {
+            let rl = record_layout_in(r, m);
+            let mut filling = None;
+            for (f, fl) in r.fields.iter().zip(&rl.fields) {
+                if fl.bit_size == 0 {
+                    continue;
+                }
+                if f.bits.is_some() || fl.bit_size != 8 * l.size || filling.is_some() {
+                    return None;
+                }
+                filling = Some(&f.ty);
+            }
+            let ms = float_mode(filling?, m)?;
+            // A float's alignment is its size.
+            (l.align >= ms[0].size).then_some(ms)
+        }
+        _ => None,
+    }
+}
+
 /// The FP-convention shape of a type, if it has one for this FLEN and XLEN.
 fn fp_shape(ty: &Type, m: &Machine, flen: u32, xlen: u32) -> Option<Vec<Member>> {
     if flen == 0 {
         return None;
     }
+    let size = layout_in(ty, m).size as u32;
     let mut ms = Vec::new();
-    flatten(ty, m, 0, &mut ms)?;
+    if flatten(ty, m, 0, &mut ms).is_none() {
+        ms = float_mode(ty, m)?;
+    }
+    // A bit-field's integer may reach past the end of a packed struct: gcc passes only the
+    // bytes that exist.
+    for x in &mut ms {
+        x.size = x.size.min(size.saturating_sub(x.offset));
+    }
     let floats = ms.iter().filter(|x| x.float).count();
     let ok_sizes = ms.iter().all(|x| {
         if x.float {
@@ -140,7 +201,13 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, flen: u32) {
         let vararg = sig.is_vararg(i);
         let vflag = if vararg { Flags::VARARG } else { Flags::NONE };
         if size == 0 {
-            continue; // "Empty structs or union arguments ... are ignored by C compilers"
+            // "Empty structs or union arguments ... are ignored by C compilers". They take no
+            // register, but once the registers are used up gcc still aligns the stack slot
+            // for an over-aligned empty record (the next argument moves to the boundary).
+            if ngpr >= 8 {
+                stack = round(stack, align.clamp(xb, 16));
+            }
+            continue;
         }
         // Hardware FP convention, named arguments only ("variadic arguments are passed
         // according to the integer calling convention").

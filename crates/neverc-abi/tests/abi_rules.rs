@@ -332,6 +332,60 @@ fn riscv_float_struct_flattening_and_splits() {
     assert_eq!(ret(RV64, big), "0.0+8:x10[sret]");
 }
 
+/// RISC-V FP-convention details found by the register-dump harness, each checked against
+/// riscv64-linux-gnu-gcc 12.
+#[test]
+fn riscv_fp_convention_as_gcc_does_it() {
+    // A pointer is not "an integer": `struct { float f; void *p; }` goes by the integer
+    // convention (results too), while `_Bool` and enums do count.
+    let fp = Type::structure([Type::float(), Type::Pointer]);
+    assert_eq!(args(RV64, vec![fp.clone()]), "0.0+8:x10 0.8+8:x11");
+    assert_eq!(ret(RV64, fp), "0.0+8:x10 0.8+8:x11");
+    assert_eq!(
+        args(RV64, vec![Type::structure([Type::Bool, Type::double()])]),
+        "0.0+1:x10 0.8+8:f10"
+    );
+    // A bit-field is an integer of the smallest power-of-two size holding its width, at
+    // the byte of its first bit, clipped to the end of a packed struct.
+    let bf = rec(vec![
+        f("f", Type::float()),
+        Field::bitfield(Some("b"), Type::Int(IntKind::ULong), 14),
+    ]);
+    assert_eq!(args(RV64, vec![bf]), "0.0+4:f10 0.4+2:x10");
+    let packed = Type::Record(Box::new(Record {
+        fields: vec![
+            f("d", Type::double()),
+            Field::bitfield(Some("b"), Type::Int(IntKind::LongLong), 24),
+        ],
+        packed: true,
+        ..Record::default()
+    }));
+    assert_eq!(args(RV64, vec![packed]), "0.0+8:f10 0.8+3:x10");
+    // An empty union does not flatten, but a struct that one double fills has the
+    // double's mode and still travels in fa0; with a float and an int it does not.
+    let empty_union = Type::union([]);
+    let ud = Type::structure([empty_union.clone(), Type::double()]);
+    assert_eq!(args(RV64, vec![ud]), "0.0+8:f10");
+    let ufi = Type::structure([empty_union.clone(), Type::float(), Type::int()]);
+    assert_eq!(args(RV64, vec![ufi]), "0.0+8:x10");
+    let uc = Type::structure([empty_union.clone(), Type::Complex(FloatKind::Float)]);
+    assert_eq!(args(RV64, vec![uc]), "0.0+4:f10 0.4+4:f11");
+    // ... unless packing lowers the struct's alignment.
+    let upacked = Type::Record(Box::new(Record {
+        fields: vec![f("u", empty_union.clone()), f("d", Type::double())],
+        packed: true,
+        ..Record::default()
+    }));
+    assert_eq!(args(RV64, vec![upacked]), "0.0+8:x10");
+    // An over-aligned empty record takes no register, but on the stack it still moves the
+    // next argument to its boundary.
+    let aligned_empty = Type::aligned(empty_union, 16);
+    let mut p: Vec<Type> = (0..9).map(|_| long()).collect();
+    p.push(aligned_empty);
+    p.push(long());
+    assert!(args(RV64, p).ends_with("8.0+8:s0 10.0+8:s16"));
+}
+
 #[test]
 fn mips_o32_fp_registers_and_word_block() {
     assert_eq!(

@@ -17,7 +17,8 @@
 //!
 //! The ordinary test checks a small reproducible sample per target (300 signatures, or
 //! `NEVERC_ABI_CASES`); the ignored test `..._full` checks 5,000 per target.
-//! `NEVERC_ABI_SEED` changes the seed. A failure prints the seed and a C reproducer of the
+//! `NEVERC_ABI_SEED` changes the seed; `NEVERC_ABI_TARGETS=riscv64,arm` runs only the
+//! targets whose triples start with one of the given prefixes. A failure prints the seed and a C reproducer of the
 //! first failing signatures.
 
 mod common;
@@ -1040,8 +1041,15 @@ fn check_all(count: usize) {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
+    let only = std::env::var("NEVERC_ABI_TARGETS").ok();
     let mut errors = Vec::new();
     for h in harnesses() {
+        if only
+            .as_deref()
+            .is_some_and(|o| !o.split(',').any(|t| h.triple.starts_with(t)))
+        {
+            continue;
+        }
         let tools = [h.cc[0]].into_iter().chain(h.runner.first().copied());
         if let Some(missing) = tools.into_iter().find(|t| !have(t)) {
             eprintln!("plans_vs_gcc: {missing} missing, {} skipped", h.triple);
