@@ -90,20 +90,23 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, vfp: bool) {
     let mut nsaa = 0u32;
 
     // Results (§6.4): CPRCs in s0/d0/q0 under VFP; fundamental types up to 4 bytes in r0
-    // (extended), 8-byte ones in r0-r1; composites up to 4 bytes in r0; else memory, whose
-    // address is passed in r0.
+    // (extended), 8-byte ones (64-bit containerized vectors too) in r0-r1, "a 128-bit
+    // containerized vector is returned in r0-r3"; composites (complex types are laid out as
+    // structs, §8.1.3) up to 4 bytes in r0; else memory, whose address is passed in r0.
     if sig.ret != Type::Void {
         let (size, align) = b.layout(&sig.ret);
-        let composite = matches!(
-            sig.ret.unaligned(),
-            Type::Record(_) | Type::Complex(_) | Type::Vector(..)
-        );
+        let composite = matches!(sig.ret.unaligned(), Type::Record(_) | Type::Complex(_));
+        let size_limit = if matches!(sig.ret.unaligned(), Type::Vector(..)) {
+            16
+        } else {
+            8
+        };
         match cprc(&sig.ret, b).filter(|_| vfp) {
             Some((base, n)) => {
                 vfp_pieces(base, n, 0, |o, s, r| b.ret_reg(o, s, align, r, Flags::NONE))
             }
             None if size == 0 => {}
-            None if (composite && size > 4) || size > 8 => {
+            None if (composite && size > 4) || size > size_limit => {
                 b.ret_reg(0, 4, 4, 0, Flags::SRET);
                 ncrn = 1;
             }
@@ -127,10 +130,20 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, vfp: bool) {
         } else {
             Flags::NONE
         };
+        let double_aligned = arg_align(ty, b) >= 8;
         if size == 0 {
+            // An empty record takes no register and no stack, but gcc still applies C.3
+            // and C.6 to it: a doubleword-aligned one rounds the NCRN up to an even
+            // register (r3 then stays unused) or, once the core registers are gone, the
+            // NSAA up to 8.
+            if double_aligned {
+                ncrn += ncrn % 2;
+                if ncrn >= 4 {
+                    nsaa = round(nsaa, 8);
+                }
+            }
             continue;
         }
-        let double_aligned = arg_align(ty, b) >= 8;
         if vfp {
             if let Some((base, n)) = cprc(ty, b) {
                 if let Some(at) = regs.allocate(base, n) {

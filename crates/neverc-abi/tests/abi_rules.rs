@@ -332,6 +332,49 @@ fn riscv_float_struct_flattening_and_splits() {
     assert_eq!(ret(RV64, big), "0.0+8:x10[sret]");
 }
 
+/// AAPCS32 details found by the register-dump harness, each checked against
+/// arm-linux-gnueabihf-gcc 12.
+#[test]
+fn aapcs32_vector_results_and_empty_records() {
+    // "A 128-bit containerized vector is returned in r0-r3" (base standard, so also from a
+    // variadic function under VFP); complex types are composites and go to memory.
+    let v16 = Type::vector(Type::int(), 16);
+    assert_eq!(
+        ret(ARMEL, v16.clone()),
+        "0.0+4:r0 0.4+4:r1 0.8+4:r2 0.12+4:r3"
+    );
+    let sig = Signature::variadic(v16, [Type::int()], 1);
+    assert_eq!(
+        show(ARMHF, &plan(ARMHF, &sig), true),
+        "0.0+4:r0 0.4+4:r1 0.8+4:r2 0.12+4:r3"
+    );
+    assert_eq!(
+        ret(ARMEL, Type::vector(Type::int(), 8)),
+        "0.0+4:r0 0.4+4:r1"
+    );
+    assert_eq!(
+        ret(ARMEL, Type::Complex(FloatKind::Float)),
+        "0.0+4:r0[sret]"
+    );
+    // An empty record made doubleword-aligned by a zero-width `long long` bit-field takes
+    // nothing, but still rounds the NCRN to even (or the NSAA to 8).
+    let e8 = rec(vec![Field::bitfield(
+        None,
+        Type::Int(IntKind::ULongLong),
+        0,
+    )]);
+    assert_eq!(
+        args(ARMHF, vec![Type::int(), e8.clone(), Type::int()]),
+        "0.0+4:r0 2.0+4:r2"
+    );
+    let mut p: Vec<Type> = (0..5).map(|_| Type::int()).collect();
+    p.push(e8.clone());
+    p.push(Type::int());
+    assert!(args(ARMHF, p).ends_with("4.0+4:s0 6.0+4:s8"));
+    let p = vec![Type::int(), Type::int(), Type::int(), e8, Type::int()];
+    assert!(args(ARMHF, p).ends_with("2.0+4:r2 4.0+4:s0"));
+}
+
 /// RISC-V FP-convention details found by the register-dump harness, each checked against
 /// riscv64-linux-gnu-gcc 12.
 #[test]

@@ -304,13 +304,13 @@ dump:
     strb r3, [r0], #1
     subs r2, r2, #1
     bne 3b
-4:  ldr r12, =ret_regs
-    add r0, r12, #8
+4:  ldr r12, =ret_sret
+    ldr r12, [r12]
+    cmp r12, #0
+    ldr r12, =ret_regs
+    add r0, r12, #16
     vldm r0, {d0-d7}
-    ldm r12, {r0, r1}
-    ldr r2, =ret_sret
-    ldr r2, [r2]
-    cmp r2, #0
+    ldm r12, {r0-r3}
     ldrne r0, =dump_buf
     ldrne r0, [r0]
     bx lr
@@ -329,9 +329,9 @@ fn arm_arg(r: u16) -> Option<(usize, usize)> {
 
 fn arm_ret(r: u16) -> Option<(usize, usize)> {
     Some(match r {
-        0 | 1 => (4 * r as usize, 4),
-        64..=79 => (8 + 4 * (r as usize - 64), 4),
-        256..=263 => (8 + 8 * (r as usize - 256), 8),
+        0..=3 => (4 * r as usize, 4),
+        64..=79 => (16 + 4 * (r as usize - 64), 4),
+        256..=263 => (16 + 8 * (r as usize - 256), 8),
         _ => return None,
     })
 }
@@ -464,7 +464,7 @@ fn harnesses() -> Vec<Harness> {
             arg_slot: arm_arg,
             stack_at: 80,
             ret_slot: arm_ret,
-            ret_regs_size: 72,
+            ret_regs_size: 80,
             sret_reg: 0,
             features: ILP32,
         },
