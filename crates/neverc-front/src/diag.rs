@@ -230,7 +230,9 @@ impl Diagnostics {
         }
         let _ = writeln!(self.out);
         if let Some(loc) = d.loc {
-            self.source_excerpt(sm, loc, d.len, level);
+            // A line-only diagnostic (gcc's "unterminated #if") shows the line, no caret.
+            let len = if d.line_only { 0 } else { d.len };
+            self.source_excerpt(sm, loc, len, level);
         }
         self.count(level);
         self.expansion_notes(sm, d.expansion);
@@ -308,11 +310,17 @@ impl Diagnostics {
         let end_col = shown.display_col((col as usize - 1 + len as usize).min(text.len()));
         let width = end_col.saturating_sub(caret_col).max(1);
         let mut marker = String::new();
-        marker.push('^');
-        for _ in 1..width {
-            marker.push('~');
+        if len > 0 {
+            marker.push('^');
+            for _ in 1..width {
+                marker.push('~');
+            }
         }
-        let pad = " ".repeat(caret_col);
+        let pad = if len > 0 {
+            " ".repeat(caret_col)
+        } else {
+            String::new()
+        };
         let _ = if self.color {
             writeln!(
                 self.out,

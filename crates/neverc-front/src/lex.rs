@@ -283,7 +283,7 @@ impl Lexer {
             {
                 return self.lex_quoted(b'\'', start, fl, interner);
             }
-            if b >= 0x80 || word.contains(&b'\\') {
+            if word.iter().any(|&c| c >= 0x80) {
                 if let Some(bad) = invalid_utf8_at(word) {
                     if !self.skipping {
                         self.diag(

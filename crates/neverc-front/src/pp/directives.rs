@@ -16,6 +16,7 @@ impl Preprocessor {
             let frame = self.frames.last_mut().unwrap();
             let t = frame.lexer.next(&mut self.interner);
             if matches!(t.kind, TokKind::Eod | TokKind::Eof) {
+                self.last_eod = t.loc;
                 break;
             }
             out.push(t);
@@ -213,13 +214,13 @@ impl Preprocessor {
         let toks = self.read_line_raw();
         let dir = if negate { "ifndef" } else { "ifdef" };
         let Some(first) = toks.first() else {
-            self.report(
-                Diagnostic::error(
-                    dname.loc,
-                    format!("no macro name given in #{dir} directive"),
-                )
-                .with_len(dir.len() as u32),
-            );
+            // At the end of the line, where the name should be (as gcc points).
+            let at = self.last_eod;
+            self.report(Diagnostic::error(
+                at,
+                format!("no macro name given in #{dir} directive"),
+            ));
+            let _ = dname;
             return (false, None);
         };
         if first.kind != TokKind::Ident {
@@ -433,10 +434,11 @@ impl Preprocessor {
     fn do_define(&mut self, dname: Token) {
         let name = self.next_in_directive();
         if name.kind == TokKind::Eod {
-            self.report(
-                Diagnostic::error(dname.loc, "no macro name given in #define directive")
-                    .with_len(6),
-            );
+            let _ = dname;
+            self.report(Diagnostic::error(
+                name.loc,
+                "no macro name given in #define directive",
+            ));
             return;
         }
         if name.kind != TokKind::Ident {
@@ -720,12 +722,9 @@ impl Preprocessor {
     fn do_undef(&mut self) {
         let toks = self.read_line_raw();
         let Some(name) = toks.first() else {
-            let loc = self.frames.last().map_or(Loc::default(), |f| Loc {
-                file: f.file,
-                offset: f.lexer.pos() as u32,
-            });
+            let at = self.last_eod;
             self.report(Diagnostic::error(
-                loc,
+                at,
                 "no macro name given in #undef directive",
             ));
             return;

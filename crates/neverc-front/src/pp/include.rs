@@ -114,6 +114,9 @@ impl Preprocessor {
             )
             .with_len(7);
             self.report(d);
+            // Fatal here (gcc goes on): a header that includes itself twice would
+            // otherwise take exponential time.
+            self.fatal = true;
             return;
         }
         let start_after = if next {

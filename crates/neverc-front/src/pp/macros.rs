@@ -131,7 +131,7 @@ impl Preprocessor {
                     out.push(t);
                 }
                 let out = if body.iter().any(|t| t.has(flags::PASTE_LEFT)) {
-                    self.paste_all(&body, out, exp)
+                    self.paste_all(out, exp)
                 } else {
                     out
                 };
@@ -471,7 +471,7 @@ impl Preprocessor {
             i += 1;
         }
         let pasted = if out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
-            self.paste_all(&[], out, exp)
+            self.paste_all(out, exp)
         } else {
             out
         };
@@ -483,7 +483,7 @@ impl Preprocessor {
 
     /// Performs every `##` in `toks` (tokens flagged [`flags::PASTE_LEFT`] paste with the
     /// next one), left to right.
-    fn paste_all(&mut self, _body: &[Token], toks: Vec<Token>, exp: u32) -> Vec<Token> {
+    fn paste_all(&mut self, toks: Vec<Token>, exp: u32) -> Vec<Token> {
         let mut out: Vec<Token> = Vec::with_capacity(toks.len());
         let mut iter = toks.into_iter();
         while let Some(t) = iter.next() {
@@ -493,7 +493,14 @@ impl Preprocessor {
                     lhs.flags &= !flags::PASTE_LEFT;
                     break;
                 };
-                lhs = self.paste(lhs, rhs, exp);
+                lhs = match self.paste(lhs, rhs, exp) {
+                    Ok(t) => t,
+                    Err((l, r)) => {
+                        // After the error gcc keeps both tokens and goes on from the right.
+                        out.push(l);
+                        r
+                    }
+                };
             }
             out.push(lhs);
         }
@@ -501,16 +508,16 @@ impl Preprocessor {
     }
 
     /// `lhs ## rhs` (C17 6.10.3.3).
-    fn paste(&mut self, lhs: Token, rhs: Token, exp: u32) -> Token {
+    fn paste(&mut self, lhs: Token, rhs: Token, exp: u32) -> Result<Token, (Token, Token)> {
         if lhs.kind == TokKind::Placemarker {
             let mut r = rhs;
             r.flags = (r.flags & !flags::PREV_WHITE) | (lhs.flags & flags::PREV_WHITE);
-            return r;
+            return Ok(r);
         }
         if rhs.kind == TokKind::Placemarker {
             let mut l = lhs;
             l.flags = (l.flags & !flags::PASTE_LEFT) | (rhs.flags & flags::PASTE_LEFT);
-            return l;
+            return Ok(l);
         }
         let mut text = self.interner.get(lhs.sym).to_vec();
         text.extend_from_slice(self.interner.get(rhs.sym));
@@ -522,7 +529,7 @@ impl Preprocessor {
                     | (rhs.flags & flags::PASTE_LEFT)
                     | flags::FROM_MACRO;
                 t.expansion = exp;
-                t
+                Ok(t)
             }
             None => {
                 let l = self.interner.str(lhs.sym).into_owned();
@@ -536,11 +543,9 @@ impl Preprocessor {
                 .with_len(l.len() as u32)
                 .in_expansion(exp);
                 self.report(d);
-                // gcc keeps both tokens, the right one with a space.
                 let mut l2 = lhs;
                 l2.flags &= !flags::PASTE_LEFT;
-                self.paste_leftover = Some(rhs);
-                l2
+                Err((l2, rhs))
             }
         }
     }

@@ -176,7 +176,6 @@ pub struct Preprocessor {
     /// file ends the read instead of popping back to the includer.
     collecting_args: u32,
     eof_pushed_back: bool,
-    paste_leftover: Option<Token>,
     counter: u32,
     /// Files seen with `#pragma once` (canonical paths).
     once: HashSet<PathBuf>,
@@ -198,6 +197,8 @@ pub struct Preprocessor {
     in_if: bool,
     /// The main file's id.
     main_file: FileId,
+    /// Where the last directive line read ended (gcc points there for a missing name).
+    last_eod: Loc,
     /// Set by `#if` evaluation when the line is `!defined X`: a possible include guard.
     if_not_defined_guard: Option<Symbol>,
     date_time: Option<(String, String)>,
@@ -229,7 +230,6 @@ impl Preprocessor {
             events: Vec::new(),
             collecting_args: 0,
             eof_pushed_back: false,
-            paste_leftover: None,
             counter: 0,
             once: HashSet::new(),
             guards: FxHashMap::default(),
@@ -246,6 +246,7 @@ impl Preprocessor {
             main_file: FileId(0),
             date_time: None,
             if_not_defined_guard: None,
+            last_eod: Loc::default(),
         };
         if pp.opts.max_include_depth == 0 {
             pp.opts.max_include_depth = 200;
@@ -429,11 +430,6 @@ impl Preprocessor {
     /// The next unexpanded token: from the expansion contexts, else from the files
     /// (processing directives on the way).
     pub(super) fn next_raw(&mut self) -> Token {
-        if let Some(t) = self.paste_leftover.take() {
-            let mut t = t;
-            t.flags |= flags::PREV_WHITE;
-            return t;
-        }
         while let Some(c) = self.contexts.last_mut() {
             if c.pos < c.tokens.len() {
                 let t = c.tokens[c.pos];
