@@ -55,14 +55,14 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
         let (size, align) = b.layout(ty);
         let vararg = sig.is_vararg(i);
         let vflag = if vararg { Flags::VARARG } else { Flags::NONE };
+        // Each argument starts on a word, doubleword-aligned types on a doubleword; even an
+        // empty record, which then takes no words (gcc).
+        offset = round(offset, align.clamp(4, 8));
         if size == 0 {
-            // An empty record takes no words but, not being floating point, ends the use
-            // of FP registers (gcc).
+            // Not being floating point, it also ends the use of FP registers (gcc).
             fp_ok = false;
             continue;
         }
-        // Each argument starts on a word, doubleword-aligned types on a doubleword.
-        offset = round(offset, align.clamp(4, 8));
         if fp_ok && i < 2 && !vararg && is_fp_scalar(ty) {
             b.arg_reg(i, 0, size, align, F0 + 12 + 2 * i as u16, vflag);
             offset += round(size, 4);

@@ -429,6 +429,17 @@ fn riscv_fp_convention_as_gcc_does_it() {
     assert!(args(RV64, p).ends_with("8.0+8:s0 10.0+8:s16"));
 }
 
+/// o32: an over-aligned empty record takes no words but still aligns the block offset
+/// (mipsel-linux-gnu-gcc 12).
+#[test]
+fn mips_o32_empty_aligned_record() {
+    let e16 = Type::aligned(Type::structure([]), 16);
+    assert_eq!(
+        args(MIPS, vec![Type::int(), e16, Type::int()]),
+        "0.0+4:$4 2.0+4:$6"
+    );
+}
+
 #[test]
 fn mips_o32_fp_registers_and_word_block() {
     assert_eq!(
