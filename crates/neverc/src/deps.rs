@@ -44,6 +44,38 @@ pub fn make_rule(opts: &DepOptions, targets: &[String], deps: &[(String, bool)])
     out
 }
 
+/// The rule's targets in gcc's order. gcc's driver hands `-MQ` targets to the
+/// preprocessor before `-MT` ones, and the preprocessor keeps unquoted targets ahead of
+/// quoted ones by swapping each new unquoted target with the first quoted one.
+pub fn order_targets(given: &[(String, bool)]) -> Vec<String> {
+    let mut targets: Vec<String> = Vec::new();
+    let mut quote_lwm = 0;
+    let quoted = given.iter().filter(|(_, q)| *q);
+    let unquoted = given.iter().filter(|(_, q)| !*q);
+    for (t, q) in quoted.chain(unquoted) {
+        let t = strip_dot_slash(t);
+        if *q {
+            targets.push(quote_make_target(t));
+        } else {
+            let mut t = t.to_string();
+            if quote_lwm != targets.len() {
+                std::mem::swap(&mut targets[quote_lwm], &mut t);
+            }
+            quote_lwm += 1;
+            targets.push(t);
+        }
+    }
+    targets
+}
+
+/// gcc drops leading `./` from the names in make rules.
+fn strip_dot_slash(mut s: &str) -> &str {
+    while let Some(rest) = s.strip_prefix("./") {
+        s = rest.trim_start_matches('/');
+    }
+    s
+}
+
 /// The default rule target: the object the input would compile to (`dir/a.c` -> `a.o`), or
 /// the `-o` file when the dependencies are a side effect of compiling to it.
 pub fn default_target(input: &str, object_output: Option<&str>) -> String {
@@ -112,6 +144,26 @@ mod tests {
             make_rule(&o, &["a.o".into()], &d),
             "a.o: a.c h1.h h2.h\nh1.h:\nh2.h:\n"
         );
+    }
+
+    #[test]
+    fn target_order_follows_gcc() {
+        let t = |s: &str, q| (s.to_string(), q);
+        assert_eq!(
+            order_targets(&[
+                t("t1", false),
+                t("q1", true),
+                t("q2", true),
+                t("q$3", true),
+                t("t2", false)
+            ]),
+            ["t1", "t2", "q$$3", "q1", "q2"]
+        );
+        assert_eq!(
+            order_targets(&[t("a b", false), t("x#y$z w", true), t("c", false)]),
+            ["a b", "c", "x\\#y$$z\\ w"]
+        );
+        assert_eq!(order_targets(&[t("./o.o", false)]), ["o.o"]);
     }
 
     #[test]

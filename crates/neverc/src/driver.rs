@@ -142,24 +142,24 @@ fn preprocess_all(
     resource: Option<&PathBuf>,
 ) -> i32 {
     let mut status = 0;
-    let mut out: Box<dyn Write> =
-        if opts.deps.only && opts.deps.file.is_some() && opts.output.is_none() {
-            Box::new(std::io::sink())
-        } else {
-            match &opts.output {
-                Some(path) if path != "-" => match std::fs::File::create(path) {
-                    Ok(f) => Box::new(std::io::BufWriter::new(f)),
-                    Err(e) => {
-                        fatal(&format!(
-                            "opening output file {path}: {}",
-                            neverc_front::pp::io_error_text(&e)
-                        ));
-                        return 1;
-                    }
-                },
-                _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
-            }
-        };
+    let deps_to_file = opts.deps.file.as_deref().is_some_and(|f| f != "-");
+    let mut out: Box<dyn Write> = if opts.deps.only && deps_to_file && opts.output.is_none() {
+        Box::new(std::io::sink())
+    } else {
+        match &opts.output {
+            Some(path) if path != "-" => match std::fs::File::create(path) {
+                Ok(f) => Box::new(std::io::BufWriter::new(f)),
+                Err(e) => {
+                    fatal(&format!(
+                        "opening output file {path}: {}",
+                        neverc_front::pp::io_error_text(&e)
+                    ));
+                    return 1;
+                }
+            },
+            _ => Box::new(std::io::BufWriter::new(std::io::stdout().lock())),
+        }
+    };
     if opts.verbose {
         print_search_list(opts, target, resource);
     }
@@ -243,7 +243,7 @@ fn preprocess_all(
                 };
                 vec![deps::default_target(&name, object)]
             } else {
-                opts.deps.targets.clone()
+                deps::order_targets(&opts.deps.targets)
             };
             let rule = deps::make_rule(&opts.deps, &targets, &pp.deps);
             let dest = if opts.deps.only {

@@ -252,8 +252,8 @@ pub struct DepOptions {
     /// `-MM`/`-MMD`: leave out system headers.
     pub user_only: bool,
     pub file: Option<String>,
-    /// `-MT` (as written) and `-MQ` (quoted) targets, in order.
-    pub targets: Vec<String>,
+    /// `-MT` (as written, false) and `-MQ` (quoted, true) targets, in order.
+    pub targets: Vec<(String, bool)>,
     pub phony: bool,
     pub missing_ok: bool,
 }
@@ -611,8 +611,8 @@ pub fn parse(args: &[String]) -> Result<Options, CliError> {
                 o.deps.user_only = true;
             }
             Act::DepsMF => o.deps.file = Some(v),
-            Act::DepsMT => o.deps.targets.push(v),
-            Act::DepsMQ => o.deps.targets.push(quote_make_target(&v)),
+            Act::DepsMT => o.deps.targets.push((v, false)),
+            Act::DepsMQ => o.deps.targets.push((v, true)),
             Act::DepsMP => o.deps.phony = true,
             Act::DepsMG => o.deps.missing_ok = true,
             Act::Target | Act::TargetSeparate => o.target = Some(v),
@@ -1404,7 +1404,7 @@ mod tests {
         assert_eq!(o.deps.file.as_deref(), Some("x.d"));
         assert_eq!(
             o.deps.targets,
-            vec!["t".to_string(), "$$(x)\\ y".to_string()]
+            vec![("t".to_string(), false), ("$(x) y".to_string(), true)]
         );
         // -include is not -I nclude
         let o = p(&["-include", "h.h", "-imacros", "m.h", "a.c"]).unwrap();

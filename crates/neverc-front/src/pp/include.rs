@@ -148,12 +148,14 @@ impl Preprocessor {
                     file: self.frames.last().unwrap().file,
                     offset: dname.loc.offset,
                 };
-                self.open_and_push(path, idx, system, Some(includer));
+                self.open_and_push(path, &spec.name, idx, system, Some(includer));
             }
             None => {
                 if self.opts.missing_ok {
-                    // -MG: a header to be generated; a dependency as spelled.
-                    self.add_dep(spec.name.clone(), false);
+                    // -MG: a header to be generated, a dependency as spelled; a missing
+                    // <header> counts as a system one (so -MM leaves it out, as gcc does).
+                    let name = spec.name.clone();
+                    self.add_dep(&name, &name, spec.angled);
                     return;
                 }
                 let len = spec.name.len() as u32 + 2;
@@ -243,22 +245,29 @@ impl Preprocessor {
 
     /// Opens a found header and starts reading it, unless `#pragma once` or its include
     /// guard says it would add nothing.
+    ///
+    /// `spelled` is the name as the directive wrote it: gcc lists a header in `-M` output
+    /// once per directory and spelling it was looked up with, so the same file reached as
+    /// `a.h` and as `sub/../a.h` is listed twice.
     pub(super) fn open_and_push(
         &mut self,
         path: PathBuf,
+        spelled: &str,
         dir_index: Option<usize>,
         system: bool,
         includer: Option<Loc>,
     ) {
+        let name = path.to_string_lossy().into_owned();
+        let dep_key = format!("{name}\0{spelled}");
         let canon = std::fs::canonicalize(&path).ok();
         if let Some(c) = &canon {
             if self.once.contains(c) {
-                self.add_dep(path.to_string_lossy().into_owned(), system);
                 return;
             }
             if let Some(g) = self.guards.get(c) {
                 if self.macros.contains_key(g) {
-                    self.add_dep(path.to_string_lossy().into_owned(), system);
+                    // gcc reads it (finding nothing new) and lists it.
+                    self.add_dep(&name, &dep_key, system);
                     return;
                 }
             }
@@ -274,12 +283,12 @@ impl Preprocessor {
                 return;
             }
         };
-        let name = path.to_string_lossy().into_owned();
-        self.add_dep(name.clone(), system);
         let c = clean(&raw, self.opts.trigraphs);
-        let file = SourceFile::new(name, Some(path), raw, c);
+        let file = SourceFile::new(name.clone(), Some(path), raw, c);
         let id = self.sm.add_included(file, includer);
         self.push_frame(id, dir_index, system, includer.is_none());
+        // Listed when reading it starts, so forced includes appear in command-line order.
+        self.frames.last_mut().unwrap().dep = Some((name, dep_key));
     }
 }
 

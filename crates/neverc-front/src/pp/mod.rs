@@ -146,6 +146,8 @@ struct Frame {
     forced: bool,
     /// Its `Enter` event has been sent (sent when reading from it starts).
     announced: bool,
+    /// Its dependency (name, dedup key), recorded when reading from it starts.
+    dep: Option<(String, String)>,
     /// Multiple-include optimisation: the guard macro while the file still looks like
     /// `#ifndef G ... #endif` with nothing outside.
     mi: MiState,
@@ -358,7 +360,8 @@ impl Preprocessor {
         let id = self.sm.add(file);
         self.main_file = id;
         self.base_file = name.to_string();
-        self.add_dep(name.to_string(), false);
+        // The main file comes first in make rules, before any forced include.
+        self.add_dep(name, name, false);
         self.push_frame(id, None, false, false);
     }
 
@@ -374,7 +377,7 @@ impl Preprocessor {
         };
         match found {
             Some((p, idx, sys)) => {
-                self.open_and_push(p, idx, sys, None);
+                self.open_and_push(p, spelled, idx, sys, None);
                 true
             }
             None => {
@@ -415,6 +418,7 @@ impl Preprocessor {
             system,
             forced,
             announced: false,
+            dep: None,
             mi: MiState::Start,
         });
     }
@@ -423,7 +427,7 @@ impl Preprocessor {
     /// `stdc-predef.h`), read before the main file.
     pub fn push_optional_system_include(&mut self, name: &str) {
         if let Some((p, idx, sys)) = self.search(name, true, None) {
-            self.open_and_push(p, idx, sys, None);
+            self.open_and_push(p, name, idx, sys, None);
         }
     }
 
@@ -462,6 +466,9 @@ impl Preprocessor {
             if !frame.announced {
                 frame.announced = true;
                 let (file, forced, system) = (frame.file, frame.forced, frame.system);
+                if let Some((name, key)) = frame.dep.take() {
+                    self.add_dep(&name, &key, system);
+                }
                 self.events.push(Event::Enter {
                     file,
                     forced,
@@ -586,9 +593,15 @@ impl Preprocessor {
         String::from_utf8_lossy(&text[start..i]).into_owned()
     }
 
-    fn add_dep(&mut self, name: String, system: bool) {
-        if self.deps_seen.insert(name.clone()) {
-            self.deps.push((name, system));
+    /// Records a dependency once per `key`, spelled without leading `./` (as gcc's make
+    /// rules have it).
+    fn add_dep(&mut self, name: &str, key: &str, system: bool) {
+        if self.deps_seen.insert(key.to_string()) {
+            let mut n = name;
+            while let Some(rest) = n.strip_prefix("./") {
+                n = rest.trim_start_matches('/');
+            }
+            self.deps.push((n.to_string(), system));
         }
     }
 
