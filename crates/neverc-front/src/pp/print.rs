@@ -218,7 +218,10 @@ impl<W: Write> Printer<'_, W> {
             // A `#` first on a line must not read as a directive.
             t.kind == TokKind::Punct && matches!(pp.interner.get(t.sym), b"#" | b"%:")
         } else {
-            t.has(flags::PREV_WHITE) || self.prev.is_some_and(|p| avoid_paste(pp, p, t))
+            t.has(flags::PREV_WHITE)
+                || self
+                    .prev
+                    .is_some_and(|p| !adjacent_in_source(pp, p, t) && avoid_paste(pp, p, t))
         };
         self.write_token(pp, t, space)
     }
@@ -244,6 +247,15 @@ impl<W: Write> Printer<'_, W> {
         self.prev = Some(t);
         Ok(())
     }
+}
+
+/// Were `a` and `b` written next to each other in one file? Then printing them side by side
+/// re-lexes the same (gcc likewise checks pasting only where a macro boundary intervenes).
+fn adjacent_in_source(pp: &Preprocessor, a: Token, b: Token) -> bool {
+    a.loc.file == b.loc.file
+        && a.loc.file.0 != 0
+        && a.loc.offset as usize + pp.interner.get(a.sym).len() == b.loc.offset as usize
+        && !a.has(flags::STRINGIFY_ARG)
 }
 
 /// Is only whitespace before `loc` on its line (so its column can be reproduced)?

@@ -1,0 +1,298 @@
+//! The driver as a user meets it: exact output, messages and exit status.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+struct Out {
+    stdout: String,
+    stderr: String,
+    code: i32,
+}
+
+fn neverc_in(dir: Option<&PathBuf>, args: &[&str], stdin: Option<&str>) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_neverc"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd.spawn().expect("neverc runs");
+    if let Some(text) = stdin {
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+    } else {
+        drop(child.stdin.take());
+    }
+    let out = child.wait_with_output().unwrap();
+    Out {
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+        code: out.status.code().unwrap_or(-1),
+    }
+}
+
+fn neverc(args: &[&str]) -> Out {
+    neverc_in(None, args, None)
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("neverc-cli-{}-{tag}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn unknown_option_is_refused_like_gcc() {
+    let o = neverc(&["-frobnicate", "x.c"]);
+    assert_eq!(
+        o.stderr,
+        "neverc: error: unrecognized command-line option '-frobnicate'\n"
+    );
+    assert_eq!(o.code, 1);
+}
+
+#[test]
+fn no_input_files() {
+    let o = neverc(&[]);
+    assert_eq!(
+        o.stderr,
+        "neverc: fatal error: no input files\ncompilation terminated.\n"
+    );
+    assert_eq!(o.code, 1);
+    let o = neverc(&["-E", "does-not-exist.c"]);
+    assert_eq!(
+        o.stderr,
+        "neverc: error: does-not-exist.c: No such file or directory\nneverc: fatal error: no input files\ncompilation terminated.\n"
+    );
+    assert_eq!(o.code, 1);
+}
+
+#[test]
+fn later_stages_are_refused_by_name() {
+    let d = temp_dir("stages");
+    std::fs::write(d.join("a.c"), "int main(void) { return 0; }\n").unwrap();
+    let o = neverc_in(Some(&d), &["-c", "a.c"], None);
+    assert_eq!(
+        o.stderr,
+        "neverc: error: compiling C to an object (-c) is not implemented yet: this neverc can only preprocess (-E, -M, -dM)\n"
+    );
+    assert_eq!(o.code, 1);
+    let o = neverc_in(Some(&d), &["a.c", "-o", "a"], None);
+    assert_eq!(o.code, 1);
+    assert!(o
+        .stderr
+        .contains("compiling and linking is not implemented yet"));
+}
+
+#[test]
+fn machine_and_version_queries() {
+    assert_eq!(neverc(&["-dumpmachine"]).stdout, "x86_64-linux-gnu\n");
+    assert_eq!(
+        neverc(&["--target=aarch64-unknown-linux-gnu", "-dumpmachine"]).stdout,
+        "aarch64-linux-gnu\n"
+    );
+    assert_eq!(neverc(&["-dumpversion"]).stdout, "4.2.1\n");
+    assert_eq!(neverc(&["--target=avr", "-print-multiarch"]).stdout, "\n");
+    assert_eq!(neverc(&["-print-multiarch"]).stdout, "x86_64-linux-gnu\n");
+    let o = neverc(&["--target=pdp11", "-E", "x.c"]);
+    assert!(
+        o.stderr.starts_with(
+            "neverc: error: unknown target 'pdp11'; known targets: x86_64-linux-gnu, "
+        ),
+        "{}",
+        o.stderr
+    );
+    assert_eq!(o.code, 1);
+}
+
+#[test]
+fn standard_input_and_response_files() {
+    let o = neverc_in(None, &["-E", "-P", "-"], Some("#define X(a) a+1\nX(2)\n"));
+    // gcc's spacing: a space where an argument meets the body (cpp_avoid_paste).
+    assert_eq!(o.stdout.trim(), "2 +1");
+    assert_eq!(o.code, 0);
+    let d = temp_dir("rsp");
+    std::fs::write(d.join("opts"), "-E -P\n-DY=\"7 * 6\"\n").unwrap();
+    std::fs::write(d.join("y.c"), "Y\n").unwrap();
+    let o = neverc_in(Some(&d), &["@opts", "y.c"], None);
+    assert_eq!(o.stdout.trim(), "7 * 6");
+}
+
+#[test]
+fn predefined_macros_follow_target_and_options() {
+    let dm = |args: &[&str]| {
+        let mut a = vec!["-dM", "-E", "-x", "c", "-"];
+        a.extend_from_slice(args);
+        neverc_in(None, &a, Some("")).stdout
+    };
+    let host = dm(&[]);
+    for line in [
+        "#define __GNUC__ 4\n",
+        "#define __neverc__ 1\n",
+        "#define __x86_64__ 1\n",
+        "#define __STDC_VERSION__ 201710L\n",
+        "#define __SIZEOF_POINTER__ 8\n",
+        "#define __PIE__ 2\n",
+        "#define __NO_INLINE__ 1\n",
+        "#define linux 1\n",
+    ] {
+        assert!(host.contains(line), "missing {line}");
+    }
+    assert!(!host.contains("__STRICT_ANSI__"));
+    let c99 = dm(&["-std=c99", "-O2", "-fno-pic"]);
+    assert!(c99.contains("#define __STDC_VERSION__ 199901L\n"));
+    assert!(c99.contains("#define __STRICT_ANSI__ 1\n"));
+    assert!(c99.contains("#define __OPTIMIZE__ 1\n"));
+    assert!(!c99.contains("__PIC__") && !c99.contains("#define linux"));
+    let arm = dm(&["--target=aarch64-linux-gnu"]);
+    assert!(
+        arm.contains("#define __aarch64__ 1\n") && arm.contains("#define __CHAR_UNSIGNED__ 1\n")
+    );
+    assert!(!arm.contains("__x86_64__"));
+    let signed = dm(&["--target=aarch64-linux-gnu", "-fsigned-char"]);
+    assert!(!signed.contains("__CHAR_UNSIGNED__"));
+    let avr = dm(&["--target=avr"]);
+    assert!(avr.contains("#define __AVR__ 1\n") && avr.contains("#define __SIZEOF_INT__ 2\n"));
+    assert!(!avr.contains("__PIE__"));
+}
+
+#[test]
+fn dependencies_match_gcc_layout() {
+    let d = temp_dir("deps");
+    std::fs::create_dir_all(d.join("inc")).unwrap();
+    std::fs::write(d.join("inc/b.h"), "#include \"c.h\"\n").unwrap();
+    std::fs::write(d.join("inc/c.h"), "").unwrap();
+    std::fs::write(d.join("a.h"), "").unwrap();
+    std::fs::write(
+        d.join("m.c"),
+        "#include \"a.h\"\n#include <b.h>\n#include <stddef.h>\n",
+    )
+    .unwrap();
+    let o = neverc_in(Some(&d), &["-MM", "-Iinc", "m.c"], None);
+    assert_eq!(o.stdout, "m.o: m.c a.h inc/b.h inc/c.h\n");
+    let o = neverc_in(
+        Some(&d),
+        &["-MM", "-MP", "-MT", "$(OBJ)", "-MQ", "$(X)", "-Iinc", "m.c"],
+        None,
+    );
+    assert_eq!(
+        o.stdout,
+        "$(OBJ) $$(X): m.c a.h inc/b.h inc/c.h\na.h:\ninc/b.h:\ninc/c.h:\n"
+    );
+    let o = neverc_in(Some(&d), &["-E", "-MMD", "-Iinc", "m.c", "-o", "m.i"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        std::fs::read_to_string(d.join("m.d")).unwrap(),
+        "m.o: m.c a.h inc/b.h inc/c.h\n"
+    );
+    let o = neverc_in(
+        Some(&d),
+        &["-M", "-MG", "-Iinc", "-"],
+        Some("#include \"gen.h\"\n"),
+    );
+    assert!(
+        o.stdout.starts_with("-.o: <stdin>") || o.stdout.contains("gen.h"),
+        "{}",
+        o.stdout
+    );
+}
+
+#[test]
+fn warnings_werror_and_colour() {
+    let d = temp_dir("warn");
+    std::fs::write(d.join("w.c"), "#warning hi\n").unwrap();
+    let o = neverc_in(Some(&d), &["-E", "-P", "w.c"], None);
+    assert_eq!(o.code, 0);
+    assert_eq!(
+        o.stderr,
+        "w.c:1:2: warning: #warning hi [-Wcpp]\n    1 | #warning hi\n      |  ^~~~~~~\n"
+    );
+    let o = neverc_in(Some(&d), &["-E", "-P", "-Werror", "w.c"], None);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .starts_with("w.c:1:2: error: #warning hi [-Werror=cpp]\n"),
+        "{}",
+        o.stderr
+    );
+    let o = neverc_in(Some(&d), &["-E", "-P", "-w", "w.c"], None);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    let o = neverc_in(
+        Some(&d),
+        &["-E", "-P", "-fdiagnostics-color=always", "w.c"],
+        None,
+    );
+    assert!(
+        o.stderr.starts_with(
+            "\x1b[01m\x1b[Kw.c:1:2:\x1b[m\x1b[K \x1b[01;35m\x1b[Kwarning: \x1b[m\x1b[K"
+        ),
+        "{:?}",
+        o.stderr
+    );
+}
+
+#[test]
+fn verbose_lists_the_search_path() {
+    let o = neverc_in(None, &["-v", "-E", "-P", "-Ifoo", "-"], Some(""));
+    assert!(
+        o.stderr
+            .contains("#include <...> search starts here:\n foo\n"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr.contains(" /usr/include\nEnd of search list.\n"),
+        "{}",
+        o.stderr
+    );
+}
+
+#[test]
+fn output_file_and_multiple_inputs() {
+    let d = temp_dir("out");
+    std::fs::write(d.join("a.c"), "a\n").unwrap();
+    std::fs::write(d.join("b.c"), "b\n").unwrap();
+    let o = neverc_in(Some(&d), &["-E", "-P", "a.c", "b.c"], None);
+    assert_eq!(o.stdout, "a\nb\n");
+    let o = neverc_in(Some(&d), &["-E", "a.c", "b.c", "-o", "x.i"], None);
+    assert_eq!(
+        o.stderr,
+        "neverc: fatal error: cannot specify '-o' with '-c', '-S' or '-E' with multiple files\ncompilation terminated.\n"
+    );
+    let o = neverc_in(Some(&d), &["-E", "-P", "a.c", "-o", "x.i"], None);
+    assert_eq!(o.code, 0);
+    assert_eq!(std::fs::read_to_string(d.join("x.i")).unwrap(), "a\n");
+}
+
+#[test]
+fn freestanding_headers_are_neverc_own() {
+    let o = neverc_in(
+        None,
+        &["-E", "-P", "-ffreestanding", "-"],
+        Some("#include <stddef.h>\n#include <stdint.h>\nsize_t s; int64_t i; offsetof\n"),
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert!(
+        o.stdout.contains("typedef long unsigned int size_t;"),
+        "{}",
+        o.stdout
+    );
+    let avr = neverc_in(
+        None,
+        &["--target=avr", "-E", "-P", "-"],
+        Some("#include <stdint.h>\nINT_MAX INTPTR_MAX\n"),
+    );
+    assert!(
+        avr.stdout.trim_end().ends_with("INT_MAX 0x7fff"),
+        "{}",
+        avr.stdout
+    );
+}
