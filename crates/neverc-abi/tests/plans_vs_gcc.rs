@@ -13,7 +13,11 @@
 //! where the plan's flags promise them).
 //!
 //! Targets run here: x86-64 (host gcc), aarch64, riscv64 (lp64d), arm (AAPCS-VFP) and
-//! mipsel (o32) under qemu-user. A missing tool skips the target with a message.
+//! mipsel (o32) under qemu-user with their glibc; the base standard (soft float, the armhf
+//! gcc with `-mfloat-abi=soft`), Cortex-M3 (arm-none-eabi-gcc) and riscv32 ilp32
+//! (riscv64-unknown-elf-gcc) as freestanding static programs with their own `_start` and
+//! Linux system calls under qemu-arm / qemu-riscv32. A missing tool skips the target with a
+//! message.
 //!
 //! The ordinary test checks a small reproducible sample per target (300 signatures, or
 //! `NEVERC_ABI_CASES`); the ignored test `..._full` checks 5,000 per target.
@@ -44,7 +48,12 @@ struct Harness {
     cc: &'static [&'static str],
     /// Emulator (empty: run natively).
     runner: &'static [&'static str],
-    stub: &'static str,
+    /// The stub; for a freestanding target also `_start` (calls `main`, exits with its
+    /// status) and `sys_write(fd, buf, n)`, both on the Linux system call interface.
+    stub: String,
+    /// No C library: the caller gets its own `memcpy`/`memset` and writes through
+    /// `sys_write` (the compiler flags then include `-nostdlib -ffreestanding`).
+    freestanding: bool,
     /// Offset in `dump_buf` and width of an argument register, by plan number.
     arg_slot: fn(u16) -> Option<(usize, usize)>,
     /// Bytes in `dump_buf` before the stack area.
@@ -408,6 +417,168 @@ fn mips_ret(r: u16) -> Option<(usize, usize)> {
     })
 }
 
+/// The caller's output, with a C library.
+const HOSTED_C: &str = "#include <stdio.h>\n\
+    static void emit(const void *p, unsigned long n) { fwrite(p, 1, n, stdout); }\n";
+
+/// The caller's output and the library functions gcc may call, without a C library.
+const FREESTANDING_C: &str = "long sys_write(int fd, const void *p, unsigned long n);\n\
+    void sys_exit(int status);\n\
+    void *memcpy(void *d, const void *s, unsigned long n) {\n\
+      unsigned char *a = d; const unsigned char *b = s; while (n--) *a++ = *b++; return d; }\n\
+    void *memmove(void *d, const void *s, unsigned long n) {\n\
+      unsigned char *a = d; const unsigned char *b = s;\n\
+      if (a < b) while (n--) *a++ = *b++; else while (n--) a[n] = b[n]; return d; }\n\
+    void *memset(void *d, int c, unsigned long n) {\n\
+      unsigned char *a = d; while (n--) *a++ = c; return d; }\n\
+    static void emit(const void *p, unsigned long n) {\n\
+      const char *q = p;\n\
+      while (n) { long k = sys_write(1, q, n); if (k <= 0) sys_exit(99); q += k; n -= k; } }\n";
+
+/// `_start`, `sys_write` and `sys_exit` for 32-bit Arm Linux (EABI system calls); Arm or
+/// Thumb-2 after the mode directive.
+const ARM_RT: &str = r#"
+    .text
+    .globl _start
+    .type _start, %function
+_start:
+    bl main
+    .globl sys_exit
+    .type sys_exit, %function
+sys_exit:
+    movs r7, #1
+    svc #0
+    .globl sys_write
+    .type sys_write, %function
+sys_write:
+    push {r7, lr}
+    movs r7, #4
+    svc #0
+    pop {r7, pc}
+"#;
+
+/// The base-standard (no FPU) stub, in unified syntax for Arm and Thumb-2 alike.
+const ARM_SOFT_STUB: &str = r#"
+    .text
+    .globl dump
+    .type dump, %function
+dump:
+    ldr r12, =dump_buf
+    stm r12, {r0-r3}
+    add r0, r12, #16
+    mov r1, sp
+    ldr r2, =dump_n
+    ldr r2, [r2]
+    cmp r2, #0
+    beq 2f
+1:  ldrb r3, [r1], #1
+    strb r3, [r0], #1
+    subs r2, r2, #1
+    bne 1b
+2:  ldr r2, =ret_sret
+    ldr r2, [r2]
+    cmp r2, #0
+    beq 4f
+    ldr r0, [r12]
+    ldr r1, =ret_mem
+3:  ldrb r3, [r1], #1
+    strb r3, [r0], #1
+    subs r2, r2, #1
+    bne 3b
+4:  ldr r12, =ret_sret
+    ldr r12, [r12]
+    cmp r12, #0
+    ldr r12, =ret_regs
+    ldm r12, {r0-r3}
+    itt ne
+    ldrne r0, =dump_buf
+    ldrne r0, [r0]
+    bx lr
+    .ltorg
+    .section .note.GNU-stack,"",%progbits
+"#;
+
+fn arm_soft_arg(r: u16) -> Option<(usize, usize)> {
+    (r <= 3).then_some((4 * r as usize, 4))
+}
+
+/// `_start`, `sys_write` and `sys_exit` for RISC-V Linux.
+const RISCV_RT: &str = r#"
+    .text
+    .globl _start
+_start:
+    call main
+    .globl sys_exit
+sys_exit:
+    li a7, 93
+    ecall
+    .globl sys_write
+sys_write:
+    li a7, 64
+    ecall
+    ret
+"#;
+
+const RV32_STUB: &str = r#"
+    .text
+    .globl dump
+    .type dump, @function
+dump:
+    lla t0, dump_buf
+    sw a0, 0(t0)
+    sw a1, 4(t0)
+    sw a2, 8(t0)
+    sw a3, 12(t0)
+    sw a4, 16(t0)
+    sw a5, 20(t0)
+    sw a6, 24(t0)
+    sw a7, 28(t0)
+    addi t1, t0, 32
+    mv t2, sp
+    lla t3, dump_n
+    lw t3, 0(t3)
+    beqz t3, 2f
+1:  lbu t4, 0(t2)
+    sb t4, 0(t1)
+    addi t2, t2, 1
+    addi t1, t1, 1
+    addi t3, t3, -1
+    bnez t3, 1b
+2:  lla t3, ret_sret
+    lw t3, 0(t3)
+    beqz t3, 4f
+    lla t2, ret_mem
+    lw t1, 0(t0)
+3:  lbu t4, 0(t2)
+    sb t4, 0(t1)
+    addi t2, t2, 1
+    addi t1, t1, 1
+    addi t3, t3, -1
+    bnez t3, 3b
+4:  lla t1, ret_regs
+    lw a0, 0(t1)
+    lw a1, 4(t1)
+    lla t3, ret_sret
+    lw t3, 0(t3)
+    beqz t3, 5f
+    lw a0, 0(t0)
+5:  ret
+    .section .note.GNU-stack,"",@progbits
+"#;
+
+fn rv32_arg(r: u16) -> Option<(usize, usize)> {
+    (10..=17).contains(&r).then(|| (4 * (r as usize - 10), 4))
+}
+
+/// Flags of a freestanding static caller: no C library, and no library calls gcc could
+/// invent for the `memcpy`/`memset` loops themselves.
+const FREESTANDING_FLAGS: [&str; 4] = [
+    "-nostdlib",
+    "-static",
+    "-ffreestanding",
+    "-fno-tree-loop-distribute-patterns",
+];
+
 /// 32-bit Linux targets: no `__int128`, no `_Float16` by default.
 const ILP32: Features = Features {
     int128: false,
@@ -421,7 +592,8 @@ fn harnesses() -> Vec<Harness> {
             triple: "x86_64-linux-gnu",
             cc: &["gcc"],
             runner: &[],
-            stub: X86_STUB,
+            stub: X86_STUB.into(),
+            freestanding: false,
             arg_slot: x86_arg,
             stack_at: 184,
             ret_slot: x86_ret,
@@ -433,7 +605,8 @@ fn harnesses() -> Vec<Harness> {
             triple: "aarch64-linux-gnu",
             cc: &["aarch64-linux-gnu-gcc", "-static"],
             runner: &["qemu-aarch64"],
-            stub: A64_STUB,
+            stub: A64_STUB.into(),
+            freestanding: false,
             arg_slot: a64_arg,
             stack_at: 208,
             ret_slot: a64_ret,
@@ -445,7 +618,8 @@ fn harnesses() -> Vec<Harness> {
             triple: "riscv64-linux-gnu",
             cc: &["riscv64-linux-gnu-gcc", "-static"],
             runner: &["qemu-riscv64"],
-            stub: RV64_STUB,
+            stub: RV64_STUB.into(),
+            freestanding: false,
             arg_slot: rv64_arg,
             stack_at: 128,
             ret_slot: rv64_ret,
@@ -460,7 +634,8 @@ fn harnesses() -> Vec<Harness> {
             triple: "arm-linux-gnueabihf",
             cc: &["arm-linux-gnueabihf-gcc", "-static"],
             runner: &["qemu-arm"],
-            stub: ARMHF_STUB,
+            stub: ARMHF_STUB.into(),
+            freestanding: false,
             arg_slot: arm_arg,
             stack_at: 80,
             ret_slot: arm_ret,
@@ -472,7 +647,8 @@ fn harnesses() -> Vec<Harness> {
             triple: "mipsel-linux-gnu",
             cc: &["mipsel-linux-gnu-gcc", "-static"],
             runner: &["qemu-mipsel"],
-            stub: MIPSEL_STUB,
+            stub: MIPSEL_STUB.into(),
+            freestanding: false,
             arg_slot: mips_arg,
             stack_at: 32,
             ret_slot: mips_ret,
@@ -483,6 +659,66 @@ fn harnesses() -> Vec<Harness> {
                 vectors: false,
                 ..ILP32
             },
+        },
+        // Base standard (soft float), as arm-linux-gnueabi: the armhf gcc with
+        // -mfloat-abi=soft, a freestanding static caller (its C library is hard-float).
+        Harness {
+            triple: "arm-linux-gnueabi",
+            cc: &[
+                "arm-linux-gnueabihf-gcc",
+                "-march=armv7-a",
+                "-mfloat-abi=soft",
+                "-mthumb",
+            ],
+            runner: &["qemu-arm"],
+            stub: format!("    .syntax unified\n    .arm\n{ARM_SOFT_STUB}{ARM_RT}"),
+            freestanding: true,
+            arg_slot: arm_soft_arg,
+            stack_at: 16,
+            ret_slot: arm_soft_arg,
+            ret_regs_size: 16,
+            sret_reg: 0,
+            features: ILP32,
+        },
+        // Cortex-M3 (Thumb-2 only, soft float) by arm-none-eabi-gcc. The code runs under
+        // qemu-arm's A-profile CPU, which executes the same Thumb-2 instructions: what is
+        // checked is where the compiler puts the arguments, not the M-profile machine.
+        Harness {
+            triple: "thumbv7m-none-eabi",
+            cc: &[
+                "arm-none-eabi-gcc",
+                "-mcpu=cortex-m3",
+                "-mthumb",
+                "-mfloat-abi=soft",
+            ],
+            runner: &["qemu-arm"],
+            stub: format!("    .syntax unified\n    .thumb\n{ARM_SOFT_STUB}{ARM_RT}"),
+            freestanding: true,
+            arg_slot: arm_soft_arg,
+            stack_at: 16,
+            ret_slot: arm_soft_arg,
+            ret_regs_size: 16,
+            sret_reg: 0,
+            features: ILP32,
+        },
+        // RV32 ilp32 (integer convention), freestanding static under qemu-riscv32.
+        Harness {
+            triple: "riscv32-unknown-elf",
+            cc: &[
+                "riscv64-unknown-elf-gcc",
+                "-march=rv32imac",
+                "-mabi=ilp32",
+                "-Wl,--no-relax",
+            ],
+            runner: &["qemu-riscv32"],
+            stub: format!("{RV32_STUB}{RISCV_RT}"),
+            freestanding: true,
+            arg_slot: rv32_arg,
+            stack_at: 32,
+            ret_slot: rv32_arg,
+            ret_regs_size: 8,
+            sret_reg: 10,
+            features: ILP32,
         },
     ]
 }
@@ -776,16 +1012,13 @@ fn c_call(h: &Harness, case: &Case, k: usize) -> Result<String, String> {
         proto.join(", "),
         args.join(", ")
     );
-    let dump = format!(
-        "  fwrite(dump_buf, 1, {}, stdout);",
-        h.stack_at + case.dump_n as usize
-    );
+    let dump = format!("  emit(dump_buf, {});", h.stack_at + case.dump_n as usize);
     if case.sig.ret == Type::Void {
         let _ = writeln!(s, "  {call};\n{dump}");
     } else {
         let _ = writeln!(
             s,
-            "  {} r = {call};\n{dump}\n  fwrite(&r, 1, sizeof r, stdout);",
+            "  {} r = {call};\n{dump}\n  emit(&r, sizeof r);",
             case.c_ret
         );
     }
@@ -908,7 +1141,11 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
     let cases: Vec<Case> = (0..count)
         .map(|_| gen_case(&mut gen, &mut rng, m))
         .collect();
-    let mut c = String::from("#include <stdio.h>\n");
+    let mut c = String::from(if h.freestanding {
+        FREESTANDING_C
+    } else {
+        HOSTED_C
+    });
     let _ = writeln!(
         c,
         "unsigned char dump_buf[{}] __attribute__((aligned(16)));\n\
@@ -937,10 +1174,16 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
     ));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("t.c"), &c).unwrap();
-    std::fs::write(dir.join("stub.s"), h.stub).unwrap();
+    std::fs::write(dir.join("stub.s"), &h.stub).unwrap();
     let out = dir.join("t.out");
+    let freestanding: &[&str] = if h.freestanding {
+        &FREESTANDING_FLAGS
+    } else {
+        &[]
+    };
     let o = Command::new(h.cc[0])
         .args(&h.cc[1..])
+        .args(freestanding)
         .args(["-w", "-O1", "-o"])
         .arg(&out)
         .arg(dir.join("t.c"))
@@ -951,10 +1194,13 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
         return Err(format!(
             "{} failed:\n{}",
             h.cc[0],
+            // Without gcc's -Wpsabi notes, which -w leaves.
             String::from_utf8_lossy(&o.stderr)
-                .chars()
-                .take(3000)
-                .collect::<String>()
+                .lines()
+                .filter(|l| !l.contains("note:") && !l.starts_with(' '))
+                .take(30)
+                .collect::<Vec<_>>()
+                .join("\n")
         ));
     }
     let o = if h.runner.is_empty() {
