@@ -295,6 +295,18 @@ impl SourceMap {
         &self.expansions[id as usize]
     }
 
+    /// Where a token at `loc` produced by `expansion` stands in the source text: where the
+    /// outermost macro of the chain was invoked (gcc's "expansion point"), or `loc` itself.
+    pub fn expansion_point(&self, loc: Loc, expansion: u32) -> Loc {
+        let (mut loc, mut e) = (loc, expansion);
+        while e != 0 {
+            let x = self.expansion(e);
+            loc = x.call;
+            e = x.parent;
+        }
+        loc
+    }
+
     pub fn file(&self, id: FileId) -> &SourceFile {
         &self.files[id.0 as usize]
     }

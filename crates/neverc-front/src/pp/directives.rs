@@ -988,7 +988,9 @@ impl Preprocessor {
         s
     }
 
-    /// Macro-expands a list of tokens in isolation (for `#line`, `#include`).
+    /// Macro-expands a list of tokens in isolation (macro arguments, `#line`, `#include`):
+    /// an end marker after them stops the expansion (a reader that stopped at the marker,
+    /// such as an unterminated argument list, pushed it back).
     pub(super) fn expand_list(&mut self, toks: Vec<Token>) -> Vec<Token> {
         let base = self.contexts.len();
         let mut toks = toks;

@@ -366,14 +366,7 @@ impl Preprocessor {
     /// The place a built-in like `__LINE__` refers to: where the outermost macro whose
     /// expansion produced it was invoked (as gcc resolves it).
     fn expansion_point(&self, tok: Token) -> Loc {
-        let mut e = tok.expansion;
-        let mut loc = tok.loc;
-        while e != 0 {
-            let x = self.sm.expansion(e);
-            loc = x.call;
-            e = x.parent;
-        }
-        loc
+        self.sm.expansion_point(tok.loc, tok.expansion)
     }
 
     fn date_time(&mut self) -> (String, String) {

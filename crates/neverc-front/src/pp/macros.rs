@@ -302,29 +302,7 @@ impl Preprocessor {
         {
             return arg.to_vec();
         }
-        let base = self.contexts.len();
-        let mut toks = arg.to_vec();
-        toks.push(Token::new(TokKind::Placemarker, Symbol(0), Loc::default()));
-        self.contexts.push(Context {
-            tokens: toks,
-            pos: 0,
-            macro_sym: None,
-        });
-        let mut out = Vec::new();
-        loop {
-            let t = self.next_token();
-            // The marker ends the argument (an inner reader that stopped at it pushed it
-            // back); end of input cannot be reached past it, but never loop on it.
-            if matches!(t.kind, TokKind::Placemarker | TokKind::Eof) {
-                break;
-            }
-            out.push(t);
-        }
-        // Drop the argument's context (and anything left above it after an error).
-        while self.contexts.len() > base {
-            self.pop_context();
-        }
-        out
+        self.expand_list(arg.to_vec())
     }
 
     pub(super) fn pop_context(&mut self) {

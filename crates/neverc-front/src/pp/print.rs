@@ -185,13 +185,7 @@ impl<W: Write> Printer<'_, W> {
         if t.has(flags::BOL) {
             // Where the line starts in the source: the token itself or, for a macro's
             // expansion, where the outermost macro was invoked.
-            let mut loc = t.loc;
-            let mut e = t.expansion;
-            while e != 0 {
-                let x = pp.sm.expansion(e);
-                loc = x.call;
-                e = x.parent;
-            }
+            let loc = pp.sm.expansion_point(t.loc, t.expansion);
             if loc.file.0 != 0 {
                 let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
                 if self.file != Some(loc.file) || line != self.line || !self.at_line_start {
