@@ -5,6 +5,7 @@
 pub mod diag;
 pub mod features;
 pub mod lex;
+pub mod parse;
 pub mod pp;
 pub mod source;
 pub mod token;

@@ -112,6 +112,13 @@ pub fn run(args: Vec<String>) -> i32 {
     };
     match opts.stage {
         Stage::Preprocess => preprocess_all(&opts, target, resource.as_ref()),
+        Stage::SyntaxOnly
+            if !compiled
+                .iter()
+                .any(|i| matches!(i.lang, Lang::Asm | Lang::AsmWithCpp)) =>
+        {
+            syntax_only_all(&opts, target, resource.as_ref())
+        }
         _ => {
             // Later stages exist from the next milestones on; say so plainly.
             let what = match opts.stage {
@@ -134,6 +141,57 @@ pub fn run(args: Vec<String>) -> i32 {
             1
         }
     }
+}
+
+/// `-fsyntax-only`: preprocess and parse each input (`-fdump-ast` prints the tree).
+fn syntax_only_all(
+    opts: &Options,
+    target: &neverc_target::Target,
+    resource: Option<&PathBuf>,
+) -> i32 {
+    let dump = opts.fflags.iter().any(|f| f == "dump-ast");
+    let mut status = 0;
+    for input in opts.inputs.iter().filter(|i| i.lang != Lang::Object) {
+        let (name, path, raw) = if input.path == "-" {
+            let mut buf = Vec::new();
+            if let Err(e) = std::io::stdin().read_to_end(&mut buf) {
+                fatal(&format!("reading standard input: {e}"));
+                return 1;
+            }
+            ("<stdin>".to_string(), None, buf)
+        } else {
+            match std::fs::read(&input.path) {
+                Ok(b) => (input.path.clone(), Some(PathBuf::from(&input.path)), b),
+                Err(e) => {
+                    error(&format!(
+                        "{}: {}",
+                        input.path,
+                        neverc_front::pp::io_error_text(&e)
+                    ));
+                    status = 1;
+                    continue;
+                }
+            }
+        };
+        let mut diags = Diagnostics::stderr();
+        diags.color = color_default(opts.color);
+        diags.max_errors = opts.max_errors;
+        diags.policy = opts.warnings.clone();
+        let mut pp = preprocess::make_preprocessor(opts, target, resource, &name, path, raw, diags);
+        let ast = neverc_front::parse::parse(&mut pp);
+        pp.finish();
+        if dump {
+            let text = neverc_front::parse::dump::dump(&ast, &pp.sm, &pp.interner);
+            let mut out = std::io::stdout().lock();
+            if out.write_all(text.as_bytes()).is_err() {
+                return 1;
+            }
+        }
+        if pp.diags.has_errors() || pp.fatal() {
+            status = 1;
+        }
+    }
+    status
 }
 
 fn preprocess_all(

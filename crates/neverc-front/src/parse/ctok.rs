@@ -1,0 +1,1183 @@
+//! C tokens (translation phases 5-7): preprocessing tokens become keywords (per `-std`),
+//! punctuators, and classified literals with their values; adjacent string literals are
+//! concatenated here so the parser sees one string.
+
+use crate::diag::{Diagnostic, Level};
+use crate::lex::PUNCTUATORS;
+use crate::pp::{Event, Preprocessor, Std};
+use crate::source::Loc;
+use crate::token::{FxHashMap, Symbol, TokKind, Token};
+
+macro_rules! keywords {
+    ($($v:ident = $s:literal),* $(,)?) => {
+        /// Keywords, one variant per meaning; GNU alternate spellings map to the same one.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Kw { $($v),* }
+        impl Kw {
+            /// The canonical spelling (used in dumps and messages).
+            pub fn as_str(self) -> &'static str {
+                match self { $(Kw::$v => $s),* }
+            }
+        }
+    };
+}
+
+keywords! {
+    Auto = "auto", Break = "break", Case = "case", Char = "char", Const = "const",
+    Continue = "continue", Default = "default", Do = "do", Double = "double", Else = "else",
+    Enum = "enum", Extern = "extern", Float = "float", For = "for", Goto = "goto", If = "if",
+    Inline = "inline", Int = "int", Long = "long", Register = "register",
+    Restrict = "restrict", Return = "return", Short = "short", Signed = "signed",
+    Sizeof = "sizeof", Static = "static", Struct = "struct", Switch = "switch",
+    Typedef = "typedef", Union = "union", Unsigned = "unsigned", Void = "void",
+    Volatile = "volatile", While = "while", Alignas = "_Alignas", Alignof = "_Alignof",
+    Atomic = "_Atomic", Bool = "_Bool", Complex = "_Complex", Generic = "_Generic",
+    Imaginary = "_Imaginary", Noreturn = "_Noreturn", StaticAssert = "_Static_assert",
+    ThreadLocal = "_Thread_local",
+    // C23
+    True = "true", False = "false", Nullptr = "nullptr", Constexpr = "constexpr",
+    TypeofUnqual = "typeof_unqual",
+    // GNU
+    Asm = "__asm__", Typeof = "__typeof__", Extension = "__extension__",
+    Attribute = "__attribute__", Declspec = "__declspec", GnuAlignof = "__alignof__",
+    Label = "__label__", Real = "__real__", Imag = "__imag__", Int128 = "__int128",
+    AutoType = "__auto_type", VaArg = "__builtin_va_arg", Offsetof = "__builtin_offsetof",
+    TypesCompatible = "__builtin_types_compatible_p", ChooseExpr = "__builtin_choose_expr",
+    Float16 = "_Float16", Float32 = "_Float32", Float64 = "_Float64", Float128 = "_Float128",
+    Float32x = "_Float32x", Float64x = "_Float64x", GnuFloat128 = "__float128",
+    Float80 = "__float80", Decimal32 = "_Decimal32", Decimal64 = "_Decimal64",
+    Decimal128 = "_Decimal128",
+}
+
+/// The keyword table for a language standard.
+pub fn keyword_table(std: Std) -> Vec<(&'static str, Kw)> {
+    use Kw::*;
+    let mut v: Vec<(&'static str, Kw)> = vec![
+        ("auto", Auto),
+        ("break", Break),
+        ("case", Case),
+        ("char", Char),
+        ("const", Const),
+        ("continue", Continue),
+        ("default", Default),
+        ("do", Do),
+        ("double", Double),
+        ("else", Else),
+        ("enum", Enum),
+        ("extern", Extern),
+        ("float", Float),
+        ("for", For),
+        ("goto", Goto),
+        ("if", If),
+        ("int", Int),
+        ("long", Long),
+        ("register", Register),
+        ("return", Return),
+        ("short", Short),
+        ("signed", Signed),
+        ("sizeof", Sizeof),
+        ("static", Static),
+        ("struct", Struct),
+        ("switch", Switch),
+        ("typedef", Typedef),
+        ("union", Union),
+        ("unsigned", Unsigned),
+        ("void", Void),
+        ("volatile", Volatile),
+        ("while", While),
+        // Reserved spellings gcc treats as keywords in every mode.
+        ("_Alignas", Alignas),
+        ("_Alignof", Alignof),
+        ("_Atomic", Atomic),
+        ("_Bool", Bool),
+        ("_Complex", Complex),
+        ("_Generic", Generic),
+        ("_Imaginary", Imaginary),
+        ("_Noreturn", Noreturn),
+        ("_Static_assert", StaticAssert),
+        ("_Thread_local", ThreadLocal),
+        ("__inline", Inline),
+        ("__inline__", Inline),
+        ("__asm", Asm),
+        ("__asm__", Asm),
+        ("__typeof", Typeof),
+        ("__typeof__", Typeof),
+        ("__signed", Signed),
+        ("__signed__", Signed),
+        ("__volatile", Volatile),
+        ("__volatile__", Volatile),
+        ("__restrict", Restrict),
+        ("__restrict__", Restrict),
+        ("__const", Const),
+        ("__const__", Const),
+        ("__extension__", Extension),
+        ("__attribute", Attribute),
+        ("__attribute__", Attribute),
+        ("__declspec", Declspec),
+        ("__alignof", GnuAlignof),
+        ("__alignof__", GnuAlignof),
+        ("__label__", Label),
+        ("__real", Real),
+        ("__real__", Real),
+        ("__imag", Imag),
+        ("__imag__", Imag),
+        ("__int128", Int128),
+        ("__auto_type", AutoType),
+        ("__builtin_va_arg", VaArg),
+        ("__builtin_offsetof", Offsetof),
+        ("__builtin_types_compatible_p", TypesCompatible),
+        ("__builtin_choose_expr", ChooseExpr),
+        ("__complex", Complex),
+        ("__complex__", Complex),
+        ("__thread", ThreadLocal),
+        ("_Float16", Float16),
+        ("_Float32", Float32),
+        ("_Float64", Float64),
+        ("_Float128", Float128),
+        ("_Float32x", Float32x),
+        ("_Float64x", Float64x),
+        ("__float128", GnuFloat128),
+        ("__float80", Float80),
+        ("_Decimal32", Decimal32),
+        ("_Decimal64", Decimal64),
+        ("_Decimal128", Decimal128),
+    ];
+    if std.version >= 199901 || std.gnu {
+        v.push(("inline", Inline));
+    }
+    if std.version >= 199901 {
+        v.push(("restrict", Restrict));
+    }
+    if std.gnu || std.version >= 202000 {
+        v.push(("typeof", Typeof));
+    }
+    if std.gnu {
+        v.push(("asm", Asm));
+    }
+    if std.version >= 202000 {
+        v.extend([
+            ("bool", Bool),
+            ("true", True),
+            ("false", False),
+            ("nullptr", Nullptr),
+            ("alignas", Alignas),
+            ("alignof", Alignof),
+            ("static_assert", StaticAssert),
+            ("thread_local", ThreadLocal),
+            ("typeof_unqual", TypeofUnqual),
+            ("constexpr", Constexpr),
+        ]);
+    }
+    v
+}
+
+/// C punctuators (C17 6.4.6); digraphs map to what they stand for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum P {
+    Ellipsis,
+    ShlAssign,
+    ShrAssign,
+    Arrow,
+    Inc,
+    Dec,
+    Shl,
+    Shr,
+    Le,
+    Ge,
+    EqEq,
+    Ne,
+    AndAnd,
+    OrOr,
+    MulAssign,
+    DivAssign,
+    ModAssign,
+    AddAssign,
+    SubAssign,
+    AndAssign,
+    XorAssign,
+    OrAssign,
+    HashHash,
+    LBracket,
+    RBracket,
+    LParen,
+    RParen,
+    LBrace,
+    RBrace,
+    Dot,
+    Amp,
+    Star,
+    Plus,
+    Minus,
+    Tilde,
+    Bang,
+    Slash,
+    Percent,
+    Lt,
+    Gt,
+    Caret,
+    Pipe,
+    Question,
+    Colon,
+    Semi,
+    Assign,
+    Comma,
+    Hash,
+}
+
+impl P {
+    pub fn as_str(self) -> &'static str {
+        use P::*;
+        match self {
+            Ellipsis => "...",
+            ShlAssign => "<<=",
+            ShrAssign => ">>=",
+            Arrow => "->",
+            Inc => "++",
+            Dec => "--",
+            Shl => "<<",
+            Shr => ">>",
+            Le => "<=",
+            Ge => ">=",
+            EqEq => "==",
+            Ne => "!=",
+            AndAnd => "&&",
+            OrOr => "||",
+            MulAssign => "*=",
+            DivAssign => "/=",
+            ModAssign => "%=",
+            AddAssign => "+=",
+            SubAssign => "-=",
+            AndAssign => "&=",
+            XorAssign => "^=",
+            OrAssign => "|=",
+            HashHash => "##",
+            LBracket => "[",
+            RBracket => "]",
+            LParen => "(",
+            RParen => ")",
+            LBrace => "{",
+            RBrace => "}",
+            Dot => ".",
+            Amp => "&",
+            Star => "*",
+            Plus => "+",
+            Minus => "-",
+            Tilde => "~",
+            Bang => "!",
+            Slash => "/",
+            Percent => "%",
+            Lt => "<",
+            Gt => ">",
+            Caret => "^",
+            Pipe => "|",
+            Question => "?",
+            Colon => ":",
+            Semi => ";",
+            Assign => "=",
+            Comma => ",",
+            Hash => "#",
+        }
+    }
+
+    fn from_spelling(s: &str) -> Option<P> {
+        use P::*;
+        Some(match s {
+            "%:%:" => HashHash,
+            "<:" => LBracket,
+            ":>" => RBracket,
+            "<%" => LBrace,
+            "%>" => RBrace,
+            "%:" => Hash,
+            _ => [
+                Ellipsis, ShlAssign, ShrAssign, Arrow, Inc, Dec, Shl, Shr, Le, Ge, EqEq, Ne,
+                AndAnd, OrOr, MulAssign, DivAssign, ModAssign, AddAssign, SubAssign, AndAssign,
+                XorAssign, OrAssign, HashHash, LBracket, RBracket, LParen, RParen, LBrace, RBrace,
+                Dot, Amp, Star, Plus, Minus, Tilde, Bang, Slash, Percent, Lt, Gt, Caret, Pipe,
+                Question, Colon, Semi, Assign, Comma, Hash,
+            ]
+            .into_iter()
+            .find(|p| p.as_str() == s)?,
+        })
+    }
+}
+
+/// What a C token is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum T {
+    Ident,
+    Kw(Kw),
+    P(P),
+    /// Integer constant; `lit` indexes [`Literals::ints`].
+    Int,
+    /// Floating constant; `lit` indexes [`Literals::floats`].
+    Float,
+    /// Character constant; `lit` indexes [`Literals::chars`].
+    Char,
+    /// String literal (already concatenated); `lit` indexes [`Literals::strs`].
+    Str,
+    /// A byte that starts no token (already reported as stray).
+    Other,
+    Eof,
+}
+
+/// One C token.
+#[derive(Clone, Copy, Debug)]
+pub struct Tok {
+    pub kind: T,
+    /// The (first) spelling.
+    pub sym: Symbol,
+    pub loc: Loc,
+    /// Bytes of the spelling, for the caret's underline.
+    pub len: u32,
+    /// Macro expansion it came from (0: none).
+    pub expansion: u32,
+    /// Index into the literal table of its kind.
+    pub lit: u32,
+}
+
+/// Encoding prefix of a character constant or string literal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Enc {
+    None,
+    Utf8,
+    Utf16,
+    Utf32,
+    Wide,
+}
+
+impl Enc {
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Enc::None => "",
+            Enc::Utf8 => "u8",
+            Enc::Utf16 => "u",
+            Enc::Utf32 => "U",
+            Enc::Wide => "L",
+        }
+    }
+}
+
+/// An integer constant: value, base and suffix (the type is chosen by sema from these).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IntLit {
+    pub value: u128,
+    /// Not decimal (octal, hex, binary constants may take unsigned types).
+    pub non_decimal: bool,
+    pub unsigned: bool,
+    /// 0 none, 1 `l`, 2 `ll`.
+    pub longs: u8,
+    /// gcc's `i`/`j` imaginary suffix.
+    pub imaginary: bool,
+    /// Did not fit in 64 bits (already warned).
+    pub overflow: bool,
+}
+
+/// Suffix of a floating constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FloatSuffix {
+    None,
+    F,
+    L,
+    /// `f16`, `f32`, `f64`, `f128`, `f32x`, `f64x` (the `_FloatN` types).
+    FN(u16, bool),
+    /// gcc's `q`/`Q` (`__float128`) and `w`/`W` (`__float80`).
+    Q,
+    W,
+    /// `df`, `dd`, `dl`: `_Decimal32`, `_Decimal64`, `_Decimal128`.
+    D(u16),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct FloatLit {
+    /// The spelling with digit separators removed (exact conversion is sema's).
+    pub text: String,
+    pub value: f64,
+    pub suffix: FloatSuffix,
+    pub imaginary: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CharLit {
+    pub enc: Enc,
+    /// The value as gcc computes it (plain `char` constants have type `int`).
+    pub value: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StrLit {
+    pub enc: Enc,
+    /// Code units without the terminating null: bytes for plain and `u8`, UTF-16 units
+    /// for `u`, code points (or `wchar_t` units) for `U` and `L`.
+    pub units: Vec<u32>,
+}
+
+/// Values of the literals of a translation unit.
+#[derive(Default, Debug)]
+pub struct Literals {
+    pub ints: Vec<IntLit>,
+    pub floats: Vec<FloatLit>,
+    pub chars: Vec<CharLit>,
+    pub strs: Vec<StrLit>,
+}
+
+/// Converts the preprocessor's output to C tokens, reporting literal errors.
+pub struct Converter {
+    keywords: FxHashMap<Symbol, Kw>,
+    puncts: Vec<Option<P>>,
+    char_signed: bool,
+    wchar_bits: u32,
+    pub c2x: bool,
+}
+
+/// A `#pragma` seen between tokens: the index of the token it came before.
+#[derive(Clone, Debug)]
+pub struct PragmaAt {
+    pub before: u32,
+    pub text: String,
+    pub loc: Loc,
+}
+
+impl Converter {
+    pub fn new(pp: &mut Preprocessor) -> Self {
+        let mut keywords = FxHashMap::default();
+        for (s, k) in keyword_table(pp.opts.std) {
+            keywords.insert(pp.interner.intern(s.as_bytes()), k);
+        }
+        let puncts = PUNCTUATORS.iter().map(|s| P::from_spelling(s)).collect();
+        Converter {
+            keywords,
+            puncts,
+            char_signed: pp.opts.char_signed,
+            wchar_bits: if pp.opts.wchar_bits == 0 {
+                32
+            } else {
+                pp.opts.wchar_bits
+            },
+            c2x: pp.opts.std.version >= 202000,
+        }
+    }
+
+    /// Reads the whole unit: the tokens (ending with one `Eof`), literal values and pragmas.
+    pub fn run(&mut self, pp: &mut Preprocessor) -> (Vec<Tok>, Literals, Vec<PragmaAt>) {
+        let mut toks: Vec<Tok> = Vec::new();
+        let mut lits = Literals::default();
+        let mut pragmas = Vec::new();
+        let mut pending: Option<Token> = None;
+        loop {
+            let t = match pending.take() {
+                Some(t) => t,
+                None => pp.next_token(),
+            };
+            if pp.has_events() {
+                for e in pp.take_events() {
+                    if let Event::Pragma { text, loc } = e {
+                        pragmas.push(PragmaAt {
+                            before: toks.len() as u32,
+                            text,
+                            loc,
+                        });
+                    }
+                }
+            }
+            let len = pp.interner.get(t.sym).len() as u32;
+            let mut tok = Tok {
+                kind: T::Other,
+                sym: t.sym,
+                loc: t.loc,
+                len,
+                expansion: t.expansion,
+                lit: 0,
+            };
+            match t.kind {
+                TokKind::Eof => {
+                    tok.kind = T::Eof;
+                    tok.len = 1;
+                    toks.push(tok);
+                    break;
+                }
+                TokKind::Ident => {
+                    tok.kind = match self.keywords.get(&t.sym) {
+                        Some(&k) => T::Kw(k),
+                        None => T::Ident,
+                    };
+                }
+                TokKind::Punct => {
+                    let p = self.puncts.get(t.sym.0 as usize - 1).copied().flatten();
+                    match p {
+                        Some(p) => tok.kind = T::P(p),
+                        None => continue,
+                    }
+                    if matches!(p, Some(P::Hash) | Some(P::HashHash)) {
+                        self.stray(pp, &t);
+                        tok.kind = T::Other;
+                    }
+                }
+                TokKind::Number => {
+                    let s = pp.interner.get(t.sym).to_vec();
+                    match self.number(pp, &s, &t, &mut lits) {
+                        Some((k, i)) => {
+                            tok.kind = k;
+                            tok.lit = i;
+                        }
+                        None => {
+                            // Reported; stand in with a zero so parsing goes on.
+                            tok.kind = T::Int;
+                            tok.lit = lits.ints.len() as u32;
+                            lits.ints.push(IntLit {
+                                value: 0,
+                                non_decimal: false,
+                                unsigned: false,
+                                longs: 0,
+                                imaginary: false,
+                                overflow: false,
+                            });
+                        }
+                    }
+                }
+                TokKind::Char => {
+                    let s = pp.interner.get(t.sym).to_vec();
+                    let c = self.char_const(pp, &s, &t);
+                    tok.kind = T::Char;
+                    tok.lit = lits.chars.len() as u32;
+                    lits.chars.push(c);
+                }
+                TokKind::Str => {
+                    let s = pp.interner.get(t.sym).to_vec();
+                    let (mut enc, mut units) = self.string(pp, &s, &t);
+                    let mut bad_mix = false;
+                    loop {
+                        let n = pp.next_token();
+                        if n.kind != TokKind::Str || pp.has_events() {
+                            pending = Some(n);
+                            break;
+                        }
+                        let s2 = pp.interner.get(n.sym).to_vec();
+                        let (e2, u2) = self.string(pp, &s2, &n);
+                        if e2 != enc && e2 != Enc::None {
+                            if enc == Enc::None {
+                                // The wider encoding wins: re-decode what came before.
+                                units = reencode(&units, e2);
+                                enc = e2;
+                            } else if !bad_mix {
+                                bad_mix = true;
+                                pp.report(
+                                    Diagnostic::error(
+                                        n.loc,
+                                        "unsupported non-standard concatenation of string literals",
+                                    )
+                                    .in_expansion(n.expansion),
+                                );
+                            }
+                        }
+                        let u2 = if e2 == Enc::None && enc != Enc::None {
+                            reencode(&u2, enc)
+                        } else {
+                            u2
+                        };
+                        units.extend(u2);
+                    }
+                    tok.kind = T::Str;
+                    tok.lit = lits.strs.len() as u32;
+                    lits.strs.push(StrLit { enc, units });
+                }
+                TokKind::Other => {
+                    self.stray(pp, &t);
+                    continue;
+                }
+                TokKind::HeaderName | TokKind::Comment | TokKind::Eod | TokKind::Placemarker => {
+                    continue
+                }
+            }
+            toks.push(tok);
+        }
+        (toks, lits, pragmas)
+    }
+
+    fn stray(&self, pp: &mut Preprocessor, t: &Token) {
+        let s = pp.interner.str(t.sym).into_owned();
+        let shown = s.chars().next().map_or(String::new(), |c| {
+            if c.is_ascii_graphic() {
+                c.to_string()
+            } else {
+                format!("\\{:o}", c as u32)
+            }
+        });
+        pp.report(
+            Diagnostic::error(t.loc, format!("stray '{shown}' in program"))
+                .in_expansion(t.expansion),
+        );
+    }
+
+    fn err(pp: &mut Preprocessor, t: &Token, len: u32, msg: String) {
+        pp.report(
+            Diagnostic::error(t.loc, msg)
+                .with_len(len)
+                .in_expansion(t.expansion),
+        );
+    }
+
+    /// Classifies a pp-number (C17 6.4.4.1, 6.4.4.2) and computes its value.
+    fn number(
+        &self,
+        pp: &mut Preprocessor,
+        s: &[u8],
+        t: &Token,
+        lits: &mut Literals,
+    ) -> Option<(T, u32)> {
+        let len = s.len() as u32;
+        let s: Vec<u8> = if self.c2x {
+            s.iter().copied().filter(|&b| b != b'\'').collect()
+        } else {
+            s.to_vec()
+        };
+        let hex = s.len() > 1 && s[0] == b'0' && (s[1] == b'x' || s[1] == b'X');
+        let bin = s.len() > 1 && s[0] == b'0' && (s[1] == b'b' || s[1] == b'B');
+        let is_float = if hex {
+            s.iter().any(|&b| b == b'.' || b == b'p' || b == b'P')
+        } else if bin {
+            false
+        } else {
+            s.contains(&b'.') || {
+                // An exponent `e` after decimal digits (not in a suffix).
+                let digits = s.iter().take_while(|b| b.is_ascii_digit()).count();
+                matches!(s.get(digits), Some(b'e') | Some(b'E'))
+            }
+        };
+        if is_float {
+            return self.float(pp, &s, t, len, hex, lits);
+        }
+        let (digits_start, radix) = if hex {
+            (2, 16)
+        } else if bin {
+            (2, 2)
+        } else if s[0] == b'0' {
+            (1, 8)
+        } else {
+            (0, 10)
+        };
+        let mut i = digits_start;
+        while i < s.len() && (s[i] as char).is_digit(if radix == 8 { 10 } else { radix }) {
+            i += 1;
+        }
+        let digits = &s[digits_start..i];
+        let suffix = &s[i..];
+        if (hex || bin) && digits.is_empty() {
+            let msg = format!(
+                "invalid suffix \"{}\" on integer constant",
+                String::from_utf8_lossy(&s[1..])
+            );
+            Self::err(pp, t, len, msg);
+            return None;
+        }
+        if radix == 8 {
+            if let Some(&d) = digits.iter().find(|&&b| b == b'8' || b == b'9') {
+                Self::err(
+                    pp,
+                    t,
+                    len,
+                    format!("invalid digit \"{}\" in octal constant", d as char),
+                );
+                return None;
+            }
+        }
+        if bin {
+            if let Some(&d) = suffix.first().filter(|b| b.is_ascii_digit()) {
+                Self::err(
+                    pp,
+                    t,
+                    len,
+                    format!("invalid digit \"{}\" in binary constant", d as char),
+                );
+                return None;
+            }
+        }
+        let (unsigned, longs, imaginary) = match int_suffix(suffix) {
+            Some(x) => x,
+            None => {
+                Self::err(
+                    pp,
+                    t,
+                    len,
+                    format!(
+                        "invalid suffix \"{}\" on integer constant",
+                        String::from_utf8_lossy(suffix)
+                    ),
+                );
+                return None;
+            }
+        };
+        let mut value: u128 = 0;
+        let mut overflow = false;
+        for &d in digits {
+            let v = (d as char).to_digit(radix).unwrap_or(0) as u128;
+            value = value * radix as u128 + v;
+            if value > u64::MAX as u128 {
+                overflow = true;
+                value &= u64::MAX as u128;
+            }
+        }
+        if overflow {
+            pp.report(
+                Diagnostic::warning(t.loc, "integer constant is too large for its type")
+                    .with_len(len)
+                    .in_expansion(t.expansion),
+            );
+        }
+        let idx = lits.ints.len() as u32;
+        lits.ints.push(IntLit {
+            value,
+            non_decimal: radix != 10,
+            unsigned,
+            longs,
+            imaginary,
+            overflow,
+        });
+        Some((T::Int, idx))
+    }
+
+    fn float(
+        &self,
+        pp: &mut Preprocessor,
+        s: &[u8],
+        t: &Token,
+        len: u32,
+        hex: bool,
+        lits: &mut Literals,
+    ) -> Option<(T, u32)> {
+        // Mantissa, exponent, then the suffix.
+        let mut i = if hex { 2 } else { 0 };
+        let digit = |b: u8| {
+            if hex {
+                b.is_ascii_hexdigit()
+            } else {
+                b.is_ascii_digit()
+            }
+        };
+        while i < s.len() && (digit(s[i]) || s[i] == b'.') {
+            i += 1;
+        }
+        let exp_char = |b: u8| {
+            if hex {
+                b == b'p' || b == b'P'
+            } else {
+                b == b'e' || b == b'E'
+            }
+        };
+        if i < s.len() && exp_char(s[i]) {
+            i += 1;
+            if i < s.len() && (s[i] == b'+' || s[i] == b'-') {
+                i += 1;
+            }
+            let start = i;
+            while i < s.len() && s[i].is_ascii_digit() {
+                i += 1;
+            }
+            if start == i {
+                Self::err(pp, t, len, "exponent has no digits".into());
+                return None;
+            }
+        } else if hex {
+            Self::err(
+                pp,
+                t,
+                len,
+                "hexadecimal floating constants require an exponent".into(),
+            );
+            return None;
+        }
+        let body = &s[..i];
+        let suffix = &s[i..];
+        let Some((suf, imaginary)) = float_suffix(suffix) else {
+            Self::err(
+                pp,
+                t,
+                len,
+                format!(
+                    "invalid suffix \"{}\" on floating constant",
+                    String::from_utf8_lossy(suffix)
+                ),
+            );
+            return None;
+        };
+        let text = String::from_utf8_lossy(body).into_owned();
+        let value = if hex {
+            parse_hex_float(&text)
+        } else {
+            text.parse::<f64>().unwrap_or(0.0)
+        };
+        let idx = lits.floats.len() as u32;
+        lits.floats.push(FloatLit {
+            text,
+            value,
+            suffix: suf,
+            imaginary,
+        });
+        Some((T::Float, idx))
+    }
+
+    fn char_const(&self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> CharLit {
+        let (enc, body) = split_prefix(s, b'\'');
+        let len = s.len() as u32;
+        let units = self.decode(pp, body, enc, t);
+        if units.is_empty() {
+            Self::err(pp, t, len, "empty character constant".into());
+            return CharLit { enc, value: 0 };
+        }
+        let value = match enc {
+            Enc::None => {
+                if units.len() > 1 {
+                    pp.report(
+                        Diagnostic::warning(t.loc, "multi-character character constant")
+                            .with_len(len)
+                            .with_option("multichar")
+                            .in_expansion(t.expansion),
+                    );
+                    if units.len() > 4 {
+                        pp.report(
+                            Diagnostic::warning(t.loc, "character constant too long for its type")
+                                .with_len(len)
+                                .in_expansion(t.expansion),
+                        );
+                    }
+                    let mut v: u32 = 0;
+                    for &u in &units {
+                        v = (v << 8) | (u & 0xff);
+                    }
+                    v as i32 as i64
+                } else if self.char_signed {
+                    units[0] as u8 as i8 as i64
+                } else {
+                    units[0] as u8 as i64
+                }
+            }
+            _ => {
+                if units.len() > 1 {
+                    pp.report(
+                        Diagnostic::warning(t.loc, "character constant too long for its type")
+                            .with_len(len)
+                            .in_expansion(t.expansion),
+                    );
+                }
+                let u = *units.last().unwrap();
+                match enc {
+                    Enc::Wide if self.wchar_bits == 16 => u as u16 as i64,
+                    Enc::Wide => u as i32 as i64,
+                    Enc::Utf8 => u as u8 as i64,
+                    Enc::Utf16 => u as u16 as i64,
+                    _ => u as i64,
+                }
+            }
+        };
+        CharLit { enc, value }
+    }
+
+    fn string(&self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> (Enc, Vec<u32>) {
+        let (enc, body) = split_prefix(s, b'"');
+        let units = self.decode(pp, body, enc, t);
+        (enc, units)
+    }
+
+    /// Decodes the text between the quotes into code units of `enc`.
+    fn decode(&self, pp: &mut Preprocessor, body: &[u8], enc: Enc, t: &Token) -> Vec<u32> {
+        let mut out = Vec::with_capacity(body.len());
+        let mut i = 0;
+        let unit_max: u64 = match enc {
+            Enc::None | Enc::Utf8 => 0xff,
+            Enc::Utf16 => 0xffff,
+            Enc::Wide if self.wchar_bits == 16 => 0xffff,
+            _ => 0xffff_ffff,
+        };
+        while i < body.len() {
+            let b = body[i];
+            if b != b'\\' {
+                // Source characters: UTF-8 bytes for narrow encodings, code points otherwise.
+                let clen = utf8_len(b).min(body.len() - i);
+                if matches!(enc, Enc::None | Enc::Utf8) {
+                    out.extend(body[i..i + clen].iter().map(|&b| b as u32));
+                } else {
+                    let cp = std::str::from_utf8(&body[i..i + clen])
+                        .ok()
+                        .and_then(|s| s.chars().next())
+                        .map_or(b as u32, |c| c as u32);
+                    push_code_point(&mut out, cp, enc, self.wchar_bits);
+                }
+                i += clen;
+                continue;
+            }
+            i += 1;
+            let Some(&e) = body.get(i) else { break };
+            i += 1;
+            let simple = match e {
+                b'n' => Some(10),
+                b't' => Some(9),
+                b'v' => Some(11),
+                b'b' => Some(8),
+                b'r' => Some(13),
+                b'f' => Some(12),
+                b'a' => Some(7),
+                b'e' | b'E' => Some(27),
+                b'\\' | b'\'' | b'"' | b'?' => Some(e as u32),
+                _ => None,
+            };
+            if let Some(v) = simple {
+                out.push(v);
+                continue;
+            }
+            match e {
+                b'0'..=b'7' => {
+                    let mut v = (e - b'0') as u64;
+                    let mut n = 1;
+                    while n < 3 && i < body.len() && (b'0'..=b'7').contains(&body[i]) {
+                        v = v * 8 + (body[i] - b'0') as u64;
+                        i += 1;
+                        n += 1;
+                    }
+                    if v > unit_max {
+                        Self::err(
+                            pp,
+                            t,
+                            t_len(t, pp),
+                            "octal escape sequence out of range".into(),
+                        );
+                    }
+                    out.push((v & unit_max) as u32);
+                }
+                b'x' => {
+                    let start = i;
+                    let mut v: u64 = 0;
+                    let mut over = false;
+                    while i < body.len() && body[i].is_ascii_hexdigit() {
+                        v = v.wrapping_mul(16) + (body[i] as char).to_digit(16).unwrap() as u64;
+                        if v > unit_max {
+                            over = true;
+                        }
+                        i += 1;
+                    }
+                    if start == i {
+                        Self::err(
+                            pp,
+                            t,
+                            t_len(t, pp),
+                            "\\x used with no following hex digits".into(),
+                        );
+                    } else if over {
+                        pp.report(
+                            Diagnostic::new(
+                                Level::Warning,
+                                Some(t.loc),
+                                "hex escape sequence out of range",
+                            )
+                            .with_len(t_len(t, pp))
+                            .in_expansion(t.expansion),
+                        );
+                    }
+                    out.push((v & unit_max) as u32);
+                }
+                b'u' | b'U' => {
+                    let n = if e == b'u' { 4 } else { 8 };
+                    let mut v: u32 = 0;
+                    let mut k = 0;
+                    while k < n && i < body.len() && body[i].is_ascii_hexdigit() {
+                        v = v.wrapping_mul(16) + (body[i] as char).to_digit(16).unwrap();
+                        i += 1;
+                        k += 1;
+                    }
+                    if k < n {
+                        Self::err(
+                            pp,
+                            t,
+                            t_len(t, pp),
+                            format!("incomplete universal character name \\{}", e as char),
+                        );
+                    }
+                    push_code_point(&mut out, v, enc, self.wchar_bits);
+                }
+                _ => {
+                    // gcc warns and keeps the character.
+                    pp.report(
+                        Diagnostic::warning(
+                            t.loc,
+                            format!("unknown escape sequence: '\\{}'", e as char),
+                        )
+                        .with_len(t_len(t, pp))
+                        .in_expansion(t.expansion),
+                    );
+                    out.push(e as u32);
+                }
+            }
+        }
+        out
+    }
+}
+
+fn t_len(t: &Token, pp: &Preprocessor) -> u32 {
+    pp.interner.get(t.sym).len() as u32
+}
+
+fn utf8_len(b: u8) -> usize {
+    match b {
+        0xc0..=0xdf => 2,
+        0xe0..=0xef => 3,
+        0xf0..=0xf7 => 4,
+        _ => 1,
+    }
+}
+
+fn push_code_point(out: &mut Vec<u32>, cp: u32, enc: Enc, wchar_bits: u32) {
+    match enc {
+        Enc::None | Enc::Utf8 => {
+            let mut buf = [0u8; 4];
+            match char::from_u32(cp) {
+                Some(c) => out.extend(c.encode_utf8(&mut buf).bytes().map(|b| b as u32)),
+                None => out.push(cp & 0xff),
+            }
+        }
+        Enc::Utf16 => utf16(out, cp),
+        Enc::Wide if wchar_bits == 16 => utf16(out, cp),
+        _ => out.push(cp),
+    }
+}
+
+fn utf16(out: &mut Vec<u32>, cp: u32) {
+    if (0x10000..=0x10ffff).contains(&cp) {
+        let c = cp - 0x10000;
+        out.push(0xd800 + (c >> 10));
+        out.push(0xdc00 + (c & 0x3ff));
+    } else {
+        out.push(cp & 0xffff);
+    }
+}
+
+/// Narrow (UTF-8 byte) units re-decoded as another encoding, for `"a" L"b"`.
+fn reencode(units: &[u32], enc: Enc) -> Vec<u32> {
+    if matches!(enc, Enc::None | Enc::Utf8) {
+        return units.to_vec();
+    }
+    let bytes: Vec<u8> = units.iter().map(|&u| u as u8).collect();
+    let mut out = Vec::new();
+    for c in String::from_utf8_lossy(&bytes).chars() {
+        push_code_point(&mut out, c as u32, enc, 32);
+    }
+    out
+}
+
+fn split_prefix(s: &[u8], quote: u8) -> (Enc, &[u8]) {
+    let q = s.iter().position(|&b| b == quote).unwrap_or(0);
+    let enc = match &s[..q] {
+        b"u8" => Enc::Utf8,
+        b"u" => Enc::Utf16,
+        b"U" => Enc::Utf32,
+        b"L" => Enc::Wide,
+        _ => Enc::None,
+    };
+    let end = if s.len() > q + 1 && s[s.len() - 1] == quote {
+        s.len() - 1
+    } else {
+        s.len()
+    };
+    (enc, &s[(q + 1).min(end)..end])
+}
+
+/// `(unsigned, longs, imaginary)` for an integer suffix, or None when it is not one.
+fn int_suffix(s: &[u8]) -> Option<(bool, u8, bool)> {
+    let mut unsigned = false;
+    let mut longs = 0u8;
+    let mut imag = false;
+    let mut i = 0;
+    while i < s.len() {
+        match s[i] {
+            b'u' | b'U' if !unsigned => {
+                unsigned = true;
+                i += 1;
+            }
+            b'l' | b'L' if longs == 0 => {
+                if s.get(i + 1) == Some(&s[i]) {
+                    longs = 2;
+                    i += 2;
+                } else {
+                    longs = 1;
+                    i += 1;
+                }
+            }
+            b'i' | b'I' | b'j' | b'J' if !imag => {
+                imag = true;
+                i += 1;
+            }
+            _ => return None,
+        }
+    }
+    Some((unsigned, longs, imag))
+}
+
+fn float_suffix(s: &[u8]) -> Option<(FloatSuffix, bool)> {
+    let mut imag = false;
+    let mut rest = s;
+    // The imaginary suffix may come first or last.
+    if let Some((&c, r)) = rest.split_first() {
+        if matches!(c, b'i' | b'I' | b'j' | b'J') {
+            imag = true;
+            rest = r;
+        }
+    }
+    if !imag {
+        if let Some((&c, r)) = rest.split_last() {
+            if matches!(c, b'i' | b'I' | b'j' | b'J') {
+                imag = true;
+                rest = r;
+            }
+        }
+    }
+    let suf = match rest {
+        b"" => FloatSuffix::None,
+        b"f" | b"F" => FloatSuffix::F,
+        b"l" | b"L" => FloatSuffix::L,
+        b"q" | b"Q" => FloatSuffix::Q,
+        b"w" | b"W" => FloatSuffix::W,
+        b"df" | b"DF" => FloatSuffix::D(32),
+        b"dd" | b"DD" => FloatSuffix::D(64),
+        b"dl" | b"DL" => FloatSuffix::D(128),
+        _ => {
+            let (&c, n) = rest.split_first()?;
+            if c != b'f' && c != b'F' {
+                return None;
+            }
+            let (n, x) = match n.strip_suffix(b"x") {
+                Some(n) => (n, true),
+                None => (n, false),
+            };
+            let bits: u16 = std::str::from_utf8(n).ok()?.parse().ok()?;
+            let ok = if x {
+                matches!(bits, 32 | 64)
+            } else {
+                matches!(bits, 16 | 32 | 64 | 128)
+            };
+            if !ok {
+                return None;
+            }
+            FloatSuffix::FN(bits, x)
+        }
+    };
+    Some((suf, imag))
+}
+
+fn parse_hex_float(s: &str) -> f64 {
+    let body = &s[2..];
+    let (mant, exp) = match body.find(['p', 'P']) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i32>().unwrap_or(0)),
+        None => (body, 0),
+    };
+    let mut v = 0f64;
+    let mut scale = 0i32;
+    let mut after_dot = false;
+    for c in mant.chars() {
+        if c == '.' {
+            after_dot = true;
+            continue;
+        }
+        v = v * 16.0 + c.to_digit(16).unwrap_or(0) as f64;
+        if after_dot {
+            scale -= 4;
+        }
+    }
+    v * 2f64.powi(exp + scale)
+}

@@ -1,0 +1,428 @@
+//! Expressions (C17 6.5) by precedence climbing, with casts told from parenthesised
+//! expressions by the typedef scope, compound literals, and the GNU forms (statement
+//! expressions, `&&label`, `?:` without a middle, `__builtin_va_arg`, `__builtin_offsetof`,
+//! `__builtin_types_compatible_p`, `__builtin_choose_expr`, `__real__`/`__imag__`).
+
+use super::ast::*;
+use super::ctok::{Kw, P, T};
+use super::parser::Parser;
+
+/// Binary operators and their precedence (higher binds tighter).
+fn binop(t: T) -> Option<(BinOp, u8)> {
+    let T::P(p) = t else { return None };
+    Some(match p {
+        P::Star => (BinOp::Mul, 10),
+        P::Slash => (BinOp::Div, 10),
+        P::Percent => (BinOp::Mod, 10),
+        P::Plus => (BinOp::Add, 9),
+        P::Minus => (BinOp::Sub, 9),
+        P::Shl => (BinOp::Shl, 8),
+        P::Shr => (BinOp::Shr, 8),
+        P::Lt => (BinOp::Lt, 7),
+        P::Gt => (BinOp::Gt, 7),
+        P::Le => (BinOp::Le, 7),
+        P::Ge => (BinOp::Ge, 7),
+        P::EqEq => (BinOp::Eq, 6),
+        P::Ne => (BinOp::Ne, 6),
+        P::Amp => (BinOp::BitAnd, 5),
+        P::Caret => (BinOp::BitXor, 4),
+        P::Pipe => (BinOp::BitOr, 3),
+        P::AndAnd => (BinOp::And, 2),
+        P::OrOr => (BinOp::Or, 1),
+        _ => return None,
+    })
+}
+
+fn assign_op(t: T) -> Option<Option<BinOp>> {
+    let T::P(p) = t else { return None };
+    Some(match p {
+        P::Assign => None,
+        P::MulAssign => Some(BinOp::Mul),
+        P::DivAssign => Some(BinOp::Div),
+        P::ModAssign => Some(BinOp::Mod),
+        P::AddAssign => Some(BinOp::Add),
+        P::SubAssign => Some(BinOp::Sub),
+        P::ShlAssign => Some(BinOp::Shl),
+        P::ShrAssign => Some(BinOp::Shr),
+        P::AndAssign => Some(BinOp::BitAnd),
+        P::XorAssign => Some(BinOp::BitXor),
+        P::OrAssign => Some(BinOp::BitOr),
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// expression: assignment-expressions separated by commas.
+    pub(super) fn expr(&mut self) -> ExprId {
+        let mut e = self.assign_expr();
+        while self.is(P::Comma) {
+            let loc = self.bump().loc;
+            let r = self.assign_expr();
+            e = self.add_expr(loc, ExprKind::Comma(e, r));
+        }
+        e
+    }
+
+    pub(super) fn assign_expr(&mut self) -> ExprId {
+        if !self.enter() {
+            return self.add_expr(self.loc(), ExprKind::Error);
+        }
+        let lhs = self.cond_expr();
+        let r = if let Some(op) = assign_op(self.kind()) {
+            let loc = self.bump().loc;
+            let rhs = self.assign_expr();
+            self.add_expr(loc, ExprKind::Assign(op, lhs, rhs))
+        } else {
+            lhs
+        };
+        self.leave();
+        r
+    }
+
+    /// conditional-expression (also the constant-expression of the grammar).
+    pub(super) fn cond_expr(&mut self) -> ExprId {
+        let c = self.binary(1);
+        if !self.is(P::Question) {
+            return c;
+        }
+        let loc = self.bump().loc;
+        let mid = if self.is(P::Colon) {
+            None
+        } else {
+            Some(self.expr())
+        };
+        if !self.expect(P::Colon) {
+            return self.add_expr(loc, ExprKind::Cond(c, mid, c));
+        }
+        let r = self.cond_expr();
+        self.add_expr(loc, ExprKind::Cond(c, mid, r))
+    }
+
+    fn binary(&mut self, min: u8) -> ExprId {
+        let mut lhs = self.cast_expr();
+        while let Some((op, prec)) = binop(self.kind()) {
+            if prec < min {
+                break;
+            }
+            let loc = self.bump().loc;
+            let rhs = self.binary(prec + 1);
+            lhs = self.add_expr(loc, ExprKind::Binary(op, lhs, rhs));
+        }
+        lhs
+    }
+
+    pub(super) fn cast_expr(&mut self) -> ExprId {
+        if self.is(P::LParen) && self.starts_type_name(self.peek(1)) {
+            if !self.enter() {
+                return self.add_expr(self.loc(), ExprKind::Error);
+            }
+            let loc = self.bump().loc;
+            let tn = self.type_name();
+            self.expect(P::RParen);
+            let r = if self.is(P::LBrace) {
+                let init = self.initializer();
+                let e = self.add_expr(loc, ExprKind::CompoundLit(tn, init));
+                self.postfix(e)
+            } else {
+                let e = self.cast_expr();
+                self.add_expr(loc, ExprKind::Cast(tn, e))
+            };
+            self.leave();
+            return r;
+        }
+        self.unary()
+    }
+
+    fn unary(&mut self) -> ExprId {
+        let t = *self.tok();
+        let op = match t.kind {
+            T::P(P::Inc) => Some((UnOp::PreInc, false)),
+            T::P(P::Dec) => Some((UnOp::PreDec, false)),
+            T::P(P::Amp) => Some((UnOp::Addr, true)),
+            T::P(P::Star) => Some((UnOp::Deref, true)),
+            T::P(P::Plus) => Some((UnOp::Plus, true)),
+            T::P(P::Minus) => Some((UnOp::Neg, true)),
+            T::P(P::Tilde) => Some((UnOp::BitNot, true)),
+            T::P(P::Bang) => Some((UnOp::Not, true)),
+            T::Kw(Kw::Real) => Some((UnOp::Real, true)),
+            T::Kw(Kw::Imag) => Some((UnOp::Imag, true)),
+            T::Kw(Kw::Extension) => Some((UnOp::Extension, true)),
+            _ => None,
+        };
+        if let Some((op, cast)) = op {
+            if !self.enter() {
+                return self.add_expr(t.loc, ExprKind::Error);
+            }
+            self.bump();
+            let e = if cast { self.cast_expr() } else { self.unary() };
+            self.leave();
+            return self.add_expr(t.loc, ExprKind::Unary(op, e));
+        }
+        match t.kind {
+            T::P(P::AndAnd) => {
+                self.bump();
+                if self.kind() == T::Ident {
+                    let n = self.bump();
+                    return self.add_expr(t.loc, ExprKind::LabelAddr(n.sym));
+                }
+                self.expected("identifier");
+                self.add_expr(t.loc, ExprKind::Error)
+            }
+            T::Kw(Kw::Sizeof) | T::Kw(Kw::Alignof) | T::Kw(Kw::GnuAlignof) => {
+                self.bump();
+                let sizeof = t.kind == T::Kw(Kw::Sizeof);
+                if self.is(P::LParen) && self.starts_type_name(self.peek(1)) {
+                    let lp = self.bump().loc;
+                    let tn = self.type_name();
+                    self.expect(P::RParen);
+                    if self.is(P::LBrace) {
+                        let init = self.initializer();
+                        let e = self.add_expr(lp, ExprKind::CompoundLit(tn, init));
+                        let e = self.postfix(e);
+                        let k = if sizeof {
+                            ExprKind::SizeofExpr(e)
+                        } else {
+                            ExprKind::AlignofExpr(e)
+                        };
+                        return self.add_expr(t.loc, k);
+                    }
+                    let k = if sizeof {
+                        ExprKind::SizeofType(tn)
+                    } else {
+                        ExprKind::AlignofType(tn)
+                    };
+                    return self.add_expr(t.loc, k);
+                }
+                if !self.enter() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let e = self.unary();
+                self.leave();
+                let k = if sizeof {
+                    ExprKind::SizeofExpr(e)
+                } else {
+                    ExprKind::AlignofExpr(e)
+                };
+                self.add_expr(t.loc, k)
+            }
+            _ => {
+                let e = self.primary();
+                self.postfix(e)
+            }
+        }
+    }
+
+    pub(super) fn postfix(&mut self, mut e: ExprId) -> ExprId {
+        loop {
+            let t = *self.tok();
+            match t.kind {
+                T::P(P::LBracket) => {
+                    self.bump();
+                    let i = self.expr();
+                    self.expect(P::RBracket);
+                    e = self.add_expr(t.loc, ExprKind::Index(e, i));
+                }
+                T::P(P::LParen) => {
+                    self.bump();
+                    let mut args = Vec::new();
+                    if !self.is(P::RParen) {
+                        loop {
+                            args.push(self.assign_expr());
+                            if !self.eat(P::Comma) {
+                                break;
+                            }
+                        }
+                    }
+                    if !self.expect(P::RParen) {
+                        self.skip_to_rparen();
+                        self.eat(P::RParen);
+                    }
+                    e = self.add_expr(t.loc, ExprKind::Call(e, args));
+                }
+                T::P(P::Dot) | T::P(P::Arrow) => {
+                    self.bump();
+                    if self.kind() != T::Ident {
+                        self.expected("identifier");
+                        return e;
+                    }
+                    let n = self.bump();
+                    e = self.add_expr(
+                        t.loc,
+                        ExprKind::Member {
+                            base: e,
+                            name: n.sym,
+                            arrow: t.kind == T::P(P::Arrow),
+                        },
+                    );
+                }
+                T::P(P::Inc) => {
+                    self.bump();
+                    e = self.add_expr(t.loc, ExprKind::Unary(UnOp::PostInc, e));
+                }
+                T::P(P::Dec) => {
+                    self.bump();
+                    e = self.add_expr(t.loc, ExprKind::Unary(UnOp::PostDec, e));
+                }
+                _ => return e,
+            }
+        }
+    }
+
+    fn paren_open(&mut self) -> bool {
+        self.expect(P::LParen)
+    }
+
+    fn paren_close(&mut self) {
+        if !self.expect(P::RParen) {
+            self.skip_to_rparen();
+            self.eat(P::RParen);
+        }
+    }
+
+    fn comma(&mut self) {
+        self.expect(P::Comma);
+    }
+
+    fn primary(&mut self) -> ExprId {
+        let t = *self.tok();
+        let kind = match t.kind {
+            T::Ident => {
+                self.bump();
+                ExprKind::Ident(t.sym)
+            }
+            T::Int => {
+                self.bump();
+                ExprKind::Int(t.lit)
+            }
+            T::Float => {
+                self.bump();
+                ExprKind::Float(t.lit)
+            }
+            T::Char => {
+                self.bump();
+                ExprKind::Char(t.lit)
+            }
+            T::Str => {
+                self.bump();
+                ExprKind::Str(t.lit)
+            }
+            T::Kw(Kw::True) | T::Kw(Kw::False) => {
+                self.bump();
+                ExprKind::BoolLit(t.kind == T::Kw(Kw::True))
+            }
+            T::Kw(Kw::Nullptr) => {
+                self.bump();
+                ExprKind::Nullptr
+            }
+            T::P(P::LParen) => {
+                if !self.enter() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                self.bump();
+                let k = if self.is(P::LBrace) {
+                    let s = self.compound();
+                    ExprKind::StmtExpr(s)
+                } else {
+                    ExprKind::Paren(self.expr())
+                };
+                self.paren_close();
+                self.leave();
+                k
+            }
+            T::Kw(Kw::Generic) => {
+                self.bump();
+                if !self.paren_open() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let c = self.assign_expr();
+                let mut assocs = Vec::new();
+                while self.eat(P::Comma) {
+                    let ty = if self.eat_kw(Kw::Default) {
+                        None
+                    } else {
+                        Some(self.type_name())
+                    };
+                    self.expect(P::Colon);
+                    let e = self.assign_expr();
+                    assocs.push((ty, e));
+                }
+                self.paren_close();
+                ExprKind::Generic(c, assocs)
+            }
+            T::Kw(Kw::VaArg) => {
+                self.bump();
+                if !self.paren_open() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let e = self.assign_expr();
+                self.comma();
+                let tn = self.type_name();
+                self.paren_close();
+                ExprKind::VaArg(e, tn)
+            }
+            T::Kw(Kw::Offsetof) => {
+                self.bump();
+                if !self.paren_open() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let tn = self.type_name();
+                self.comma();
+                let mut path = Vec::new();
+                if self.kind() == T::Ident {
+                    let n = self.bump();
+                    path.push(Designator::Field(n.sym, n.loc));
+                    loop {
+                        if self.eat(P::Dot) {
+                            if self.kind() == T::Ident {
+                                let n = self.bump();
+                                path.push(Designator::Field(n.sym, n.loc));
+                            } else {
+                                self.expected("identifier");
+                                break;
+                            }
+                        } else if self.eat(P::LBracket) {
+                            let i = self.expr();
+                            self.expect(P::RBracket);
+                            path.push(Designator::Index(i));
+                        } else {
+                            break;
+                        }
+                    }
+                } else {
+                    self.expected("identifier");
+                }
+                self.paren_close();
+                ExprKind::Offsetof(tn, path)
+            }
+            T::Kw(Kw::TypesCompatible) => {
+                self.bump();
+                if !self.paren_open() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let a = self.type_name();
+                self.comma();
+                let b = self.type_name();
+                self.paren_close();
+                ExprKind::TypesCompatible(a, b)
+            }
+            T::Kw(Kw::ChooseExpr) => {
+                self.bump();
+                if !self.paren_open() {
+                    return self.add_expr(t.loc, ExprKind::Error);
+                }
+                let c = self.assign_expr();
+                self.comma();
+                let a = self.assign_expr();
+                self.comma();
+                let b = self.assign_expr();
+                self.paren_close();
+                ExprKind::ChooseExpr(c, a, b)
+            }
+            _ => {
+                self.expected("expression");
+                ExprKind::Error
+            }
+        };
+        self.add_expr(t.loc, kind)
+    }
+}
