@@ -210,7 +210,10 @@ impl Diagnostics {
             }
             None => ("neverc".to_string(), None, None),
         };
+        // Line 0 (after `#line 0`) is not shown, nor any source line (as gcc).
+        let no_line = line == Some(0);
         let locus = match (line, col) {
+            _ if no_line => name,
             (Some(l), Some(_)) if d.line_only => format!("{name}:{l}"),
             (Some(l), Some(c)) => format!("{name}:{l}:{c}"),
             _ => name,
@@ -229,7 +232,7 @@ impl Diagnostics {
             };
         }
         let _ = writeln!(self.out);
-        if let Some(loc) = d.loc {
+        if let Some(loc) = d.loc.filter(|_| !no_line) {
             // A line-only diagnostic (gcc's "unterminated #if") shows the line, no caret.
             let len = if d.line_only { 0 } else { d.len };
             self.source_excerpt(sm, loc, len, level);

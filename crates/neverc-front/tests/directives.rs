@@ -207,12 +207,12 @@ t.c:8: error: unterminated #ifdef
     let r = run("#if\n#endif\n#include\n#line x\n");
     assert_eq!(
         r.diags,
-        "t.c:1:2: error: #if with no expression
+        "t.c:1:4: error: #if with no expression
     1 | #if
-      |  ^~
-t.c:3:2: error: #include expects \"FILENAME\" or <FILENAME>
+      |    ^
+t.c:3:9: error: #include expects \"FILENAME\" or <FILENAME>
     3 | #include
-      |  ^
+      |         ^
 t.c:4:7: error: \"x\" after #line is not a positive integer
     4 | #line x
       |       ^
@@ -228,6 +228,9 @@ fn else_after_else_and_error_directive() {
         "t.c:3:2: error: #else after #else
     3 | #else
       |  ^~~~
+t.c:1: error: the conditional began here
+    1 | #if 0
+      | 
 t.c:5:2: error: #error stop here
     5 | #error stop here
       |  ^~~~~
@@ -243,9 +246,9 @@ fn if_expression_errors() {
     let r = run("#if 1 +\n#endif\n#if (1\n#endif\n#if 1/0\n#endif\n#if 1.0\n#endif\n#if \"s\"\n#endif\n#if 1 2\n#endif\n#if defined\n#endif\n");
     assert_eq!(
         r.diags,
-        "t.c:1:7: error: #if with no expression
+        "t.c:1:8: error: operator '+' has no right operand
     1 | #if 1 +
-      |       ^
+      |        ^
 t.c:3:5: error: missing ')' in expression
     3 | #if (1
       |     ^
@@ -254,16 +257,16 @@ t.c:5:6: error: division by zero in #if
       |      ^
 t.c:7:5: error: floating constant in preprocessor expression
     7 | #if 1.0
-      |     ^
+      |     ^~~
 t.c:9:5: error: token \"\"s\"\" is not valid in preprocessor expressions
     9 | #if \"s\"
-      |     ^
+      |     ^~~
 t.c:11:7: error: missing binary operator before token \"2\"
    11 | #if 1 2
       |       ^
-t.c:13:5: error: operator \"defined\" requires an identifier
+t.c:13:12: error: operator \"defined\" requires an identifier
    13 | #if defined
-      |     ^~~~~~~
+      |            ^
 "
     );
 }
@@ -279,15 +282,15 @@ fn invalid_paste_and_argument_count() {
 t.c:2:1: note: in expansion of macro 'cat'
     2 | cat(+,/)
       | ^~~
-t.c:4:1: error: macro \"one\" passed 2 arguments, but takes just 1
+t.c:4:8: error: macro \"one\" passed 2 arguments, but takes just 1
     4 | one(1,2)
-      | ^
+      |        ^
 t.c:3: note: macro \"one\" defined here
     3 | #define one(x) x
       | 
-t.c:5:1: error: unterminated argument list invoking macro \"one\"
+t.c:5:5: error: unterminated argument list invoking macro \"one\"
     5 | one(
-      | ^~~
+      |     ^
 "
     );
     assert_eq!(tokens(&r.out), tokens("+ / one one"));

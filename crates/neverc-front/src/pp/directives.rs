@@ -37,13 +37,23 @@ impl Preprocessor {
     fn end_directive(&mut self, warn: Option<&str>) {
         let rest = self.read_line_raw();
         if let (Some(name), Some(first)) = (warn, rest.first()) {
-            let d = Diagnostic::warning(
-                first.loc,
-                format!("extra tokens at end of #{name} directive"),
-            )
-            .with_option("endif-labels");
-            self.report(d);
+            self.warn_extra_tokens(name, *first);
         }
+    }
+
+    /// `extra tokens at end of #NAME directive`, at the first extra token (gcc files the
+    /// ones after `#else`/`#endif` under -Wendif-labels).
+    fn warn_extra_tokens(&mut self, name: &str, first: Token) {
+        let len = self.interner.get(first.sym).len() as u32;
+        let mut d = Diagnostic::warning(
+            first.loc,
+            format!("extra tokens at end of #{name} directive"),
+        )
+        .with_len(len);
+        if name == "else" || name == "endif" {
+            d = d.with_option("endif-labels");
+        }
+        self.report(d);
     }
 
     fn leave_directive(&mut self) {
@@ -231,10 +241,7 @@ impl Preprocessor {
             return (false, None);
         }
         if toks.len() > 1 {
-            self.report(Diagnostic::warning(
-                toks[1].loc,
-                format!("extra tokens at end of #{dir} directive"),
-            ));
+            self.warn_extra_tokens(dir, toks[1]);
         }
         let defined = self.macros.contains_key(&first.sym);
         if let Some(m) = self.macros.get_mut(&first.sym) {
@@ -299,11 +306,7 @@ impl Preprocessor {
                     return;
                 }
                 b"else" => {
-                    let f = self.frames.last_mut().unwrap();
-                    let c = f.conds.last_mut().unwrap();
-                    if c.seen_else {
-                        self.report(Diagnostic::error(name.loc, "#else after #else").with_len(4));
-                    }
+                    self.check_after_else(name);
                     let c = self.frames.last_mut().unwrap().conds.last_mut().unwrap();
                     c.seen_else = true;
                     let take = !c.taken;
@@ -316,15 +319,7 @@ impl Preprocessor {
                     }
                 }
                 b"elif" | b"elifdef" | b"elifndef" => {
-                    let f = self.frames.last_mut().unwrap();
-                    let c = f.conds.last().unwrap();
-                    let w = String::from_utf8_lossy(&word).into_owned();
-                    if c.seen_else {
-                        self.report(
-                            Diagnostic::error(name.loc, format!("#{w} after #else"))
-                                .with_len(w.len() as u32),
-                        );
-                    }
+                    self.check_after_else(name);
                     self.spoil_guard_at_depth_one();
                     let already = self.frames.last().unwrap().conds.last().unwrap().taken;
                     if already {
@@ -384,13 +379,8 @@ impl Preprocessor {
             self.read_line_raw();
             return;
         };
-        let seen_else = c.seen_else;
         c.taken = true;
-        if seen_else {
-            let w = self.interner.str(name.sym).into_owned();
-            let len = w.len() as u32;
-            self.report(Diagnostic::error(name.loc, format!("#{w} after #else")).with_len(len));
-        }
+        self.check_after_else(name);
         // The expression of an #elif after a taken group is not evaluated (gcc agrees).
         self.read_line_raw();
         self.spoil_guard_at_depth_one();
@@ -404,9 +394,8 @@ impl Preprocessor {
             self.read_line_raw();
             return;
         };
-        if c.seen_else {
-            self.report(Diagnostic::error(name.loc, "#else after #else").with_len(4));
-        }
+        let _ = c;
+        self.check_after_else(name);
         let c = self.frames.last_mut().unwrap().conds.last_mut().unwrap();
         c.seen_else = true;
         c.taken = true;
@@ -577,6 +566,12 @@ impl Preprocessor {
                 ));
             }
         }
+        // gcc reports errors in a body at the token before it (the name, or the `)`).
+        let before_body = if body_start == 0 {
+            name.loc
+        } else {
+            tokens[body_start - 1].loc
+        };
         let raw_body: Vec<Token> = tokens.drain(body_start..).collect();
         let mut body: Vec<Token> = Vec::with_capacity(raw_body.len());
         let params: &[Symbol] = match &kind {
@@ -594,13 +589,10 @@ impl Preprocessor {
                 t.kind == TokKind::Punct && (t.sym == p::HASHHASH || t.sym == p::HASHHASH_DIGRAPH);
             if is_paste {
                 if body.is_empty() || i + 1 == raw_body.len() {
-                    self.report(
-                        Diagnostic::error(
-                            t.loc,
-                            "'##' cannot appear at either end of a macro expansion",
-                        )
-                        .with_len(2),
-                    );
+                    self.report(Diagnostic::error(
+                        before_body,
+                        "'##' cannot appear at either end of a macro expansion",
+                    ));
                     return None;
                 }
                 body.last_mut().unwrap().flags |= flags::PASTE_LEFT;
@@ -639,7 +631,7 @@ impl Preprocessor {
                 });
                 if !ok {
                     self.report(Diagnostic::error(
-                        t.loc,
+                        before_body,
                         "'#' is not followed by a macro parameter",
                     ));
                     return None;
@@ -660,6 +652,23 @@ impl Preprocessor {
         })
     }
 
+    /// `#else`/`#elif` after the conditional's `#else`: an error, and where it began.
+    fn check_after_else(&mut self, name: Token) {
+        let Some(c) = self.frames.last().and_then(|f| f.conds.last()) else {
+            return;
+        };
+        if !c.seen_else {
+            return;
+        }
+        let began = c.loc;
+        let w = self.interner.str(name.sym).into_owned();
+        let len = w.len() as u32;
+        self.report(Diagnostic::error(name.loc, format!("#{w} after #else")).with_len(len));
+        let mut note = Diagnostic::error(began, "the conditional began here");
+        note.line_only = true;
+        self.report(note);
+    }
+
     /// Defines a macro, warning when it changes an existing definition.
     pub(super) fn install_macro(&mut self, name: Token, m: Macro) {
         if let Some(old) = self.macros.get(&name.sym) {
@@ -669,11 +678,9 @@ impl Preprocessor {
                 let old_loc = old.def_loc;
                 let old_pre = old.predefined;
                 let len = n.len() as u32;
-                let mut d =
-                    Diagnostic::warning(name.loc, format!("\"{n}\" redefined")).with_len(len);
-                if builtin {
-                    d.message = format!("redefining builtin macro \"{n}\"");
-                }
+                // gcc reports redefinitions by line only.
+                let mut d = Diagnostic::warning(name.loc, format!("\"{n}\" redefined"));
+                d.line_only = true;
                 d.option = if builtin {
                     Some("builtin-macro-redefined")
                 } else {
@@ -681,12 +688,13 @@ impl Preprocessor {
                 };
                 self.report(d);
                 if !builtin && !old_pre && !self.diags.policy.suppress_all {
-                    let note = Diagnostic::new(
+                    let mut note = Diagnostic::new(
                         Level::Note,
                         Some(old_loc),
                         "this is the location of the previous definition",
-                    )
-                    .with_len(len);
+                    );
+                    note.line_only = true;
+                    let _ = len;
                     self.report(note);
                 }
             }
@@ -737,10 +745,7 @@ impl Preprocessor {
             return;
         }
         if toks.len() > 1 {
-            self.report(Diagnostic::warning(
-                toks[1].loc,
-                "extra tokens at end of #undef directive",
-            ));
+            self.warn_extra_tokens("undef", toks[1]);
         }
         if let Some(m) = self.macros.get(&name.sym) {
             if matches!(m.kind, MacroKind::Builtin(_)) {

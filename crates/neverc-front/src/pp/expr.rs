@@ -40,23 +40,23 @@ impl Preprocessor {
         let raw = self.read_line_raw();
         self.if_not_defined_guard = self.guard_pattern(&raw);
         if raw.is_empty() {
+            // gcc points where the expression should be: the end of the line.
             let w = self.interner.str(dname.sym).into_owned();
-            self.report(
-                Diagnostic::error(dname.loc, format!("#{w} with no expression"))
-                    .with_len(w.len() as u32),
-            );
+            let at = self.last_eod;
+            self.report(Diagnostic::error(at, format!("#{w} with no expression")));
             return false;
         }
         let Some(toks) = self.expand_if_tokens(raw) else {
             return false;
         };
+        let end_loc = self.last_eod;
         let mut ev = Eval {
             pp: self,
             toks: &toks,
             pos: 0,
             skip: 0,
             failed: false,
-            end_loc: dname.loc,
+            end_loc,
         };
         let v = ev.expr(0);
         if ev.failed {
@@ -72,7 +72,12 @@ impl Preprocessor {
                     self.interner.str(t.sym)
                 )
             };
-            self.report(Diagnostic::error(t.loc, msg).in_expansion(t.expansion));
+            let len = self.interner.get(t.sym).len() as u32;
+            self.report(
+                Diagnostic::error(t.loc, msg)
+                    .with_len(len)
+                    .in_expansion(t.expansion),
+            );
             return false;
         }
         v.is_some_and(Val::is_true)
@@ -142,10 +147,15 @@ impl Preprocessor {
             t = self.next_raw();
         }
         if t.kind != TokKind::Ident {
-            self.report(
-                Diagnostic::error(def.loc, "operator \"defined\" requires an identifier")
-                    .with_len(7),
-            );
+            let at = if t.kind == TokKind::Placemarker {
+                self.last_eod
+            } else {
+                t.loc
+            };
+            self.report(Diagnostic::error(
+                at,
+                "operator \"defined\" requires an identifier",
+            ));
             if t.kind == TokKind::Placemarker {
                 self.push_back(t);
             }
@@ -500,6 +510,19 @@ impl Eval<'_> {
         self.pp.interner.get(t.sym).to_vec()
     }
 
+    /// An error at token `t`, underlining all of it.
+    fn error_at(&mut self, t: Token, msg: String) {
+        if !self.failed {
+            let len = self.pp.interner.get(t.sym).len() as u32;
+            self.pp.report(
+                Diagnostic::error(t.loc, msg)
+                    .with_len(len)
+                    .in_expansion(t.expansion),
+            );
+        }
+        self.failed = true;
+    }
+
     fn error(&mut self, loc: Loc, expansion: u32, msg: String) {
         if !self.failed {
             self.pp
@@ -537,7 +560,8 @@ impl Eval<'_> {
                 let a = a?;
                 if !self.is_punct(self.peek(), b":") {
                     let loc = self.peek().map_or(self.end_loc, |t| t.loc);
-                    self.error(loc, 0, "'?' without following ':'".into());
+                    let _ = loc;
+                    self.error(self.end_loc, 0, "'?' without following ':'".into());
                     return None;
                 }
                 self.pos += 1;
@@ -615,7 +639,7 @@ impl Eval<'_> {
             b"/" | b"%" => {
                 if y == 0 {
                     if self.skip == 0 {
-                        self.error(t.loc, t.expansion, "division by zero in #if".into());
+                        self.error_at(t, "division by zero in #if".into());
                         return None;
                     }
                     0
@@ -713,8 +737,17 @@ impl Eval<'_> {
 
     fn unary(&mut self) -> Option<Val> {
         let Some(t) = self.peek() else {
-            let loc = self.toks.last().map_or(self.end_loc, |t| t.loc);
-            self.error(loc, 0, "#if with no expression".into());
+            // Out of tokens where an operand should be: after an operator, or at once.
+            let msg = match self.pos.checked_sub(1).map(|i| self.toks[i]) {
+                Some(op) if op.kind == TokKind::Punct => {
+                    format!(
+                        "operator '{}' has no right operand",
+                        self.pp.interner.str(op.sym)
+                    )
+                }
+                _ => "#if with no expression".to_string(),
+            };
+            self.error(self.end_loc, 0, msg);
             return None;
         };
         self.pos += 1;
@@ -743,11 +776,7 @@ impl Eval<'_> {
                 match op.as_slice() {
                     b"(" => {
                         if self.is_punct(self.peek(), b")") {
-                            self.error(
-                                t.loc,
-                                t.expansion,
-                                "missing expression between '(' and ')'".into(),
-                            );
+                            self.error_at(t, "missing expression between '(' and ')'".into());
                             return None;
                         }
                         let v = self.expr(0)?;
@@ -800,7 +829,7 @@ impl Eval<'_> {
                         } else {
                             format!("token \"{s}\" is not valid in preprocessor expressions")
                         };
-                        self.error(t.loc, t.expansion, msg);
+                        self.error_at(t, msg);
                         None
                     }
                 }
@@ -808,7 +837,7 @@ impl Eval<'_> {
             _ => {
                 let s = self.pp.interner.str(t.sym).into_owned();
                 let msg = format!("token \"{s}\" is not valid in preprocessor expressions");
-                self.error(t.loc, t.expansion, msg);
+                self.error_at(t, msg);
                 None
             }
         }
@@ -844,17 +873,12 @@ impl Eval<'_> {
                 Some(Val { v: value, unsigned })
             }
             IntLit::Float => {
-                self.error(
-                    t.loc,
-                    t.expansion,
-                    "floating constant in preprocessor expression".into(),
-                );
+                self.error_at(t, "floating constant in preprocessor expression".into());
                 None
             }
             IntLit::BadSuffix(suffix) => {
-                self.error(
-                    t.loc,
-                    t.expansion,
+                self.error_at(
+                    t,
                     format!("invalid suffix \"{suffix}\" on integer constant"),
                 );
                 None
@@ -865,7 +889,7 @@ impl Eval<'_> {
                     2 => format!("invalid digit \"{d}\" in binary constant"),
                     _ => format!("invalid suffix \"{d}\" on integer constant"),
                 };
-                self.error(t.loc, t.expansion, msg);
+                self.error_at(t, msg);
                 None
             }
         }
@@ -888,12 +912,12 @@ impl Eval<'_> {
         let chars = match decode_char_body(body, width) {
             Ok(c) => c,
             Err(msg) => {
-                self.error(t.loc, t.expansion, msg);
+                self.error_at(t, msg);
                 return None;
             }
         };
         if chars.is_empty() {
-            self.error(t.loc, t.expansion, "empty character constant".into());
+            self.error_at(t, "empty character constant".into());
             return None;
         }
         if prefix.is_empty() {

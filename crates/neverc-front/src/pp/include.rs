@@ -29,8 +29,10 @@ impl Preprocessor {
             Some(t) if matches!(t.kind, TokKind::HeaderName | TokKind::Str) => toks,
             Some(_) => self.expand_list(toks),
             None => {
+                // At the end of the line, where the name is missing.
+                let _ = directive_loc;
                 self.report(Diagnostic::error(
-                    directive_loc,
+                    self.last_eod,
                     format!("{what} expects \"FILENAME\" or <FILENAME>"),
                 ));
                 return None;

@@ -211,16 +211,26 @@ impl Preprocessor {
         self.collecting_args += 1;
         let mut args: Vec<Vec<Token>> = vec![Vec::new()];
         let mut depth = 0usize;
+        // gcc reports argument errors where the list ended: the `)`, or the end of input.
+        let mut end = name.loc;
         let result = loop {
             let t = self.next_raw();
             match t.kind {
                 TokKind::Eof | TokKind::Eod | TokKind::Placemarker => {
                     let mname = self.interner.str(name.sym).into_owned();
+                    let at = match t.kind {
+                        // The end of a file: the newline that ends its last line.
+                        TokKind::Eof if t.loc.offset > 0 => Loc {
+                            offset: t.loc.offset - 1,
+                            ..t.loc
+                        },
+                        TokKind::Eod => t.loc,
+                        _ => name.loc,
+                    };
                     let d = Diagnostic::error(
-                        name.loc,
+                        at,
                         format!("unterminated argument list invoking macro \"{mname}\""),
                     )
-                    .with_len(mname.len() as u32)
                     .in_expansion(name.expansion);
                     self.report(d);
                     // The end marker is read again by whoever stopped at it.
@@ -230,6 +240,7 @@ impl Preprocessor {
                 TokKind::Punct if t.sym == p::LPAREN => depth += 1,
                 TokKind::Punct if t.sym == p::RPAREN => {
                     if depth == 0 {
+                        end = t.loc;
                         break ArgsResult::Ok(args);
                     }
                     depth -= 1;
@@ -263,7 +274,7 @@ impl Preprocessor {
                     "macro \"{mname}\" requires {nparams} arguments, but only {} given",
                     args.len()
                 );
-                self.report_with_def_note(name, msg);
+                self.report_with_def_note(name, end, msg);
                 return ArgsResult::Failed;
             }
         } else if args.len() > nparams {
@@ -272,14 +283,14 @@ impl Preprocessor {
                 "macro \"{mname}\" passed {} arguments, but takes just {nparams}",
                 args.len()
             );
-            self.report_with_def_note(name, msg);
+            self.report_with_def_note(name, end, msg);
             return ArgsResult::Failed;
         }
         ArgsResult::Ok(args)
     }
 
-    fn report_with_def_note(&mut self, name: &Token, msg: String) {
-        let d = Diagnostic::error(name.loc, msg).in_expansion(name.expansion);
+    fn report_with_def_note(&mut self, name: &Token, at: Loc, msg: String) {
+        let d = Diagnostic::error(at, msg).in_expansion(name.expansion);
         self.report(d);
         if let Some(m) = self.macros.get(&name.sym) {
             if !m.predefined {
