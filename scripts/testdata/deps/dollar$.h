@@ -1,0 +1,1 @@
+int dollar_h;

@@ -1,0 +1,1 @@
+int hash_h;

@@ -1,0 +1,3 @@
+#include "inc1.h"
+#include "../guarded.h"
+int x_h;

@@ -1,0 +1,1 @@
+int long_h;

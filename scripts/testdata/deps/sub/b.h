@@ -1,0 +1,3 @@
+#include "c.h"
+#include "../a.h"
+int b_h;

@@ -1,0 +1,2 @@
+#include <stddef.h>
+int sysdir_h;
