@@ -427,6 +427,10 @@ pub struct Converter {
     char_signed: bool,
     wchar_bits: u32,
     pub c2x: bool,
+    /// Diagnostics held until the parser reaches their token, so messages come out in
+    /// source order: (index of the next token, diagnostic).
+    pub queued: Vec<(u32, Diagnostic)>,
+    cur: u32,
 }
 
 /// A `#pragma` seen between tokens: the index of the token it came before.
@@ -454,6 +458,8 @@ impl Converter {
                 pp.opts.wchar_bits
             },
             c2x: pp.opts.std.version >= 202000,
+            queued: Vec::new(),
+            cur: 0,
         }
     }
 
@@ -480,6 +486,7 @@ impl Converter {
                 }
             }
             let len = pp.interner.get(t.sym).len() as u32;
+            self.cur = toks.len() as u32;
             let mut tok = Tok {
                 kind: T::Other,
                 sym: t.sym,
@@ -560,7 +567,8 @@ impl Converter {
                                 enc = e2;
                             } else if !bad_mix {
                                 bad_mix = true;
-                                pp.report(
+                                self.report(
+                                    pp,
                                     Diagnostic::error(
                                         n.loc,
                                         "unsupported non-standard concatenation of string literals",
@@ -593,7 +601,15 @@ impl Converter {
         (toks, lits, pragmas)
     }
 
-    fn stray(&self, pp: &mut Preprocessor, t: &Token) {
+    fn report(&mut self, pp: &mut Preprocessor, d: Diagnostic) {
+        // Warnings in system headers are dropped now, while the header is still open.
+        if d.level == Level::Warning && d.loc.is_some_and(|l| pp.is_system(l.file)) {
+            return;
+        }
+        self.queued.push((self.cur, d));
+    }
+
+    fn stray(&mut self, pp: &mut Preprocessor, t: &Token) {
         let s = pp.interner.str(t.sym).into_owned();
         let shown = s.chars().next().map_or(String::new(), |c| {
             if c.is_ascii_graphic() {
@@ -602,14 +618,16 @@ impl Converter {
                 format!("\\{:o}", c as u32)
             }
         });
-        pp.report(
+        self.report(
+            pp,
             Diagnostic::error(t.loc, format!("stray '{shown}' in program"))
                 .in_expansion(t.expansion),
         );
     }
 
-    fn err(pp: &mut Preprocessor, t: &Token, len: u32, msg: String) {
-        pp.report(
+    fn err(&mut self, pp: &mut Preprocessor, t: &Token, len: u32, msg: String) {
+        self.report(
+            pp,
             Diagnostic::error(t.loc, msg)
                 .with_len(len)
                 .in_expansion(t.expansion),
@@ -618,7 +636,7 @@ impl Converter {
 
     /// Classifies a pp-number (C17 6.4.4.1, 6.4.4.2) and computes its value.
     fn number(
-        &self,
+        &mut self,
         pp: &mut Preprocessor,
         s: &[u8],
         t: &Token,
@@ -666,12 +684,12 @@ impl Converter {
                 "invalid suffix \"{}\" on integer constant",
                 String::from_utf8_lossy(&s[1..])
             );
-            Self::err(pp, t, len, msg);
+            self.err(pp, t, len, msg);
             return None;
         }
         if radix == 8 {
             if let Some(&d) = digits.iter().find(|&&b| b == b'8' || b == b'9') {
-                Self::err(
+                self.err(
                     pp,
                     t,
                     len,
@@ -682,7 +700,7 @@ impl Converter {
         }
         if bin {
             if let Some(&d) = suffix.first().filter(|b| b.is_ascii_digit()) {
-                Self::err(
+                self.err(
                     pp,
                     t,
                     len,
@@ -694,7 +712,7 @@ impl Converter {
         let (unsigned, longs, imaginary) = match int_suffix(suffix) {
             Some(x) => x,
             None => {
-                Self::err(
+                self.err(
                     pp,
                     t,
                     len,
@@ -717,7 +735,8 @@ impl Converter {
             }
         }
         if overflow {
-            pp.report(
+            self.report(
+                pp,
                 Diagnostic::warning(t.loc, "integer constant is too large for its type")
                     .with_len(len)
                     .in_expansion(t.expansion),
@@ -736,7 +755,7 @@ impl Converter {
     }
 
     fn float(
-        &self,
+        &mut self,
         pp: &mut Preprocessor,
         s: &[u8],
         t: &Token,
@@ -773,11 +792,11 @@ impl Converter {
                 i += 1;
             }
             if start == i {
-                Self::err(pp, t, len, "exponent has no digits".into());
+                self.err(pp, t, len, "exponent has no digits".into());
                 return None;
             }
         } else if hex {
-            Self::err(
+            self.err(
                 pp,
                 t,
                 len,
@@ -788,7 +807,7 @@ impl Converter {
         let body = &s[..i];
         let suffix = &s[i..];
         let Some((suf, imaginary)) = float_suffix(suffix) else {
-            Self::err(
+            self.err(
                 pp,
                 t,
                 len,
@@ -815,25 +834,27 @@ impl Converter {
         Some((T::Float, idx))
     }
 
-    fn char_const(&self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> CharLit {
+    fn char_const(&mut self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> CharLit {
         let (enc, body) = split_prefix(s, b'\'');
         let len = s.len() as u32;
         let units = self.decode(pp, body, enc, t);
         if units.is_empty() {
-            Self::err(pp, t, len, "empty character constant".into());
+            self.err(pp, t, len, "empty character constant".into());
             return CharLit { enc, value: 0 };
         }
         let value = match enc {
             Enc::None => {
                 if units.len() > 1 {
-                    pp.report(
+                    self.report(
+                        pp,
                         Diagnostic::warning(t.loc, "multi-character character constant")
                             .with_len(len)
                             .with_option("multichar")
                             .in_expansion(t.expansion),
                     );
                     if units.len() > 4 {
-                        pp.report(
+                        self.report(
+                            pp,
                             Diagnostic::warning(t.loc, "character constant too long for its type")
                                 .with_len(len)
                                 .in_expansion(t.expansion),
@@ -852,7 +873,8 @@ impl Converter {
             }
             _ => {
                 if units.len() > 1 {
-                    pp.report(
+                    self.report(
+                        pp,
                         Diagnostic::warning(t.loc, "character constant too long for its type")
                             .with_len(len)
                             .in_expansion(t.expansion),
@@ -871,14 +893,14 @@ impl Converter {
         CharLit { enc, value }
     }
 
-    fn string(&self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> (Enc, Vec<u32>) {
+    fn string(&mut self, pp: &mut Preprocessor, s: &[u8], t: &Token) -> (Enc, Vec<u32>) {
         let (enc, body) = split_prefix(s, b'"');
         let units = self.decode(pp, body, enc, t);
         (enc, units)
     }
 
     /// Decodes the text between the quotes into code units of `enc`.
-    fn decode(&self, pp: &mut Preprocessor, body: &[u8], enc: Enc, t: &Token) -> Vec<u32> {
+    fn decode(&mut self, pp: &mut Preprocessor, body: &[u8], enc: Enc, t: &Token) -> Vec<u32> {
         let mut out = Vec::with_capacity(body.len());
         let mut i = 0;
         let unit_max: u64 = match enc {
@@ -933,7 +955,7 @@ impl Converter {
                         n += 1;
                     }
                     if v > unit_max {
-                        Self::err(
+                        self.err(
                             pp,
                             t,
                             t_len(t, pp),
@@ -954,14 +976,15 @@ impl Converter {
                         i += 1;
                     }
                     if start == i {
-                        Self::err(
+                        self.err(
                             pp,
                             t,
                             t_len(t, pp),
                             "\\x used with no following hex digits".into(),
                         );
                     } else if over {
-                        pp.report(
+                        self.report(
+                            pp,
                             Diagnostic::new(
                                 Level::Warning,
                                 Some(t.loc),
@@ -983,7 +1006,7 @@ impl Converter {
                         k += 1;
                     }
                     if k < n {
-                        Self::err(
+                        self.err(
                             pp,
                             t,
                             t_len(t, pp),
@@ -994,7 +1017,8 @@ impl Converter {
                 }
                 _ => {
                     // gcc warns and keeps the character.
-                    pp.report(
+                    self.report(
+                        pp,
                         Diagnostic::warning(
                             t.loc,
                             format!("unknown escape sequence: '\\{}'", e as char),

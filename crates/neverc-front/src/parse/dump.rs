@@ -93,7 +93,13 @@ impl Dumper<'_> {
         s
     }
 
+    /// Storage class and function specifiers, then the type.
     fn specs(&self, id: SpecsId) -> String {
+        let (a, b) = self.specs_parts(id);
+        format!("{a}{b}")
+    }
+
+    fn specs_parts(&self, id: SpecsId) -> (String, String) {
         let s = self.ast.spec(id);
         let mut o = String::new();
         if let Some(st) = s.storage {
@@ -127,10 +133,10 @@ impl Dumper<'_> {
                 }
             }
         }
-        o.push_str(&Self::quals(s.quals));
-        o.push_str(&self.type_spec(s.ty));
-        o.push_str(&self.attrs(&s.attrs));
-        o
+        let mut t = Self::quals(s.quals);
+        t.push_str(&self.type_spec(s.ty));
+        t.push_str(&self.attrs(&s.attrs));
+        (o, t)
     }
 
     fn int_name(sign: Option<bool>, r: IntRank) -> String {
@@ -272,10 +278,16 @@ impl Dumper<'_> {
 
     /// `name: derivations specs`, the derivations in words.
     fn declarator(&self, d: &Declarator, specs: &str) -> String {
+        self.declarator_with(d, "", specs)
+    }
+
+    /// `storage` (e.g. `static `) goes after the name.
+    fn declarator_with(&self, d: &Declarator, storage: &str, specs: &str) -> String {
         let mut s = String::new();
         if let Some(n) = d.name {
             let _ = write!(s, "{}: ", self.name(n));
         }
+        s.push_str(storage);
         for der in &d.derived {
             match der {
                 Derived::Pointer { quals, attrs } => {
@@ -553,15 +565,15 @@ impl Dumper<'_> {
         let at = self.at(d.loc);
         match &d.kind {
             DeclKind::Vars { specs, list } => {
-                let sp = self.specs(*specs);
+                let (st, sp) = self.specs_parts(*specs);
                 if list.is_empty() {
-                    self.line(indent, &format!("Decl {at} {sp}"));
+                    self.line(indent, &format!("Decl {at} {st}{sp}"));
                 }
                 for idecl in list {
                     let mut s = format!(
                         "Decl {} {}",
                         self.at(idecl.decl.loc),
-                        self.declarator(&idecl.decl, &sp)
+                        self.declarator_with(&idecl.decl, &st, &sp)
                     );
                     if let Some(l) = idecl.asm_label {
                         let _ = write!(s, " asm({})", self.str_lit(l));
@@ -579,11 +591,11 @@ impl Dumper<'_> {
                 kr_decls,
                 body,
             } => {
-                let sp = self.specs(*specs);
+                let (st, sp) = self.specs_parts(*specs);
                 let mut s = format!(
                     "FunctionDef {} {}",
                     self.at(decl.loc),
-                    self.declarator(decl, &sp)
+                    self.declarator_with(decl, &st, &sp)
                 );
                 if let Some(l) = asm_label {
                     let _ = write!(s, " asm({})", self.str_lit(*l));

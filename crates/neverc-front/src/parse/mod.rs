@@ -18,7 +18,8 @@ use crate::pp::Preprocessor;
 pub fn parse(pp: &mut Preprocessor) -> ast::Ast {
     let mut conv = ctok::Converter::new(pp);
     let (tokens, lits, pragmas) = conv.run(pp);
-    let mut p = parser::Parser::new(pp, tokens, lits, pragmas);
+    let queued = std::mem::take(&mut conv.queued);
+    let mut p = parser::Parser::new(pp, tokens, lits, pragmas, queued);
     p.translation_unit();
     p.finish()
 }

@@ -24,6 +24,8 @@ pub struct Parser<'a> {
     /// Inside a function body (nested definitions are refused).
     pub(super) in_function: bool,
     pub(super) c2x: bool,
+    /// The token converter's diagnostics, reported when parsing reaches their token.
+    queued: std::collections::VecDeque<(u32, Diagnostic)>,
 }
 
 /// What kind of declarator is allowed.
@@ -84,7 +86,7 @@ impl Basic {
         if mains > 1 || self.short > 1 || self.signed > 1 || self.unsigned > 1 || self.complex > 1 {
             return false;
         }
-        if self.short > 0 && self.long > 0 {
+        if (self.short > 0 && self.long > 0) || (self.signed > 0 && self.unsigned > 0) {
             return false;
         }
         let intlike = self.char_ + self.int + self.int128 > 0 || mains == 0;
@@ -167,6 +169,7 @@ impl<'a> Parser<'a> {
         tokens: Vec<Tok>,
         lits: Literals,
         pragmas: Vec<PragmaAt>,
+        queued: Vec<(u32, Diagnostic)>,
     ) -> Self {
         let c2x = pp.opts.std.version >= 202000;
         let mut p = Parser {
@@ -178,6 +181,7 @@ impl<'a> Parser<'a> {
             depth: 0,
             in_function: false,
             c2x,
+            queued: queued.into(),
         };
         p.ast.tokens = tokens;
         p.ast.lits = lits;
@@ -190,7 +194,8 @@ impl<'a> Parser<'a> {
         p
     }
 
-    pub fn finish(self) -> Ast {
+    pub fn finish(mut self) -> Ast {
+        self.flush(usize::MAX);
         self.ast
     }
 
@@ -257,6 +262,18 @@ impl<'a> Parser<'a> {
         self.error_at_len(t.loc, t.len, t.expansion, msg);
     }
 
+    /// Reports the converter's diagnostics for tokens up to `upto`.
+    fn flush(&mut self, upto: usize) {
+        while self
+            .queued
+            .front()
+            .is_some_and(|(i, _)| *i as usize <= upto)
+        {
+            let (_, d) = self.queued.pop_front().unwrap();
+            self.pp.report(d);
+        }
+    }
+
     pub(super) fn error_at_len(
         &mut self,
         loc: Loc,
@@ -268,6 +285,7 @@ impl<'a> Parser<'a> {
             return;
         }
         self.last_err = self.pos;
+        self.flush(self.pos);
         self.pp.report(
             Diagnostic::error(loc, msg)
                 .with_len(len)
@@ -282,6 +300,7 @@ impl<'a> Parser<'a> {
         if let Some(o) = option {
             d = d.with_option(o);
         }
+        self.flush(self.pos);
         self.pp.report(d);
     }
 
