@@ -380,3 +380,13 @@ fn max_errors_stops_the_run() {
     );
     assert!(!text.contains("baz"));
 }
+
+#[test]
+fn ident_and_sccs_pass_through_as_ident() {
+    let r = run("#ident \"v1\"\n#sccs \"v2\"\nint x;\n#ident v3\n");
+    assert_eq!(r.out, "#ident \"v1\"\n#ident \"v2\"\nint x;\n");
+    assert_eq!(
+        r.diags,
+        "t.c:4:8: error: invalid #ident directive\n    4 | #ident v3\n      |        ^~\n"
+    );
+}

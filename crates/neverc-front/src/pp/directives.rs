@@ -154,16 +154,21 @@ impl Preprocessor {
                 let toks = self.read_line_raw();
                 match toks.first() {
                     Some(t) if t.kind == TokKind::Str && toks.len() == 1 => {
-                        let text = format!("ident {}", self.interner.str(t.sym));
-                        self.events.push(Event::Pragma {
+                        // `#sccs` is another spelling of `#ident`; gcc prints both as #ident.
+                        let text = self.interner.str(t.sym).into_owned();
+                        self.events.push(Event::Ident {
                             text,
                             loc: name.loc,
                         });
                     }
                     _ => {
                         let w = String::from_utf8_lossy(&word).into_owned();
-                        let loc = toks.first().map_or(name.loc, |t| t.loc);
-                        self.report(Diagnostic::error(loc, format!("invalid #{w} directive")));
+                        let (loc, len) = toks.first().map_or((name.loc, 1), |t| {
+                            (t.loc, self.interner.get(t.sym).len() as u32)
+                        });
+                        let d =
+                            Diagnostic::error(loc, format!("invalid #{w} directive")).with_len(len);
+                        self.report(d);
                     }
                 }
             }

@@ -121,6 +121,8 @@ pub enum Event {
     Line { file: FileId, line: u32 },
     /// A `#pragma` (or `_Pragma`) to pass on: its text after `#pragma `, and where.
     Pragma { text: String, loc: Loc },
+    /// `#ident "text"` (or `#sccs`): the string literal, and where.
+    Ident { text: String, loc: Loc },
 }
 
 /// An `#if` group being read.

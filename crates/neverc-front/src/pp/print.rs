@@ -137,23 +137,33 @@ impl<W: Write> Printer<'_, W> {
                 system,
             } => self.marker(pp, to, line, " 2", system),
             Event::Line { file, line } => self.marker(pp, file, line, "", self.system),
-            Event::Pragma { text, loc } => {
-                let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
-                let same_file = self.file == Some(loc.file);
-                if same_file && line >= self.line && self.at_line_start {
-                    self.goto_line(pp, loc.file, line)?;
-                    writeln!(self.out, "#pragma {text}")?;
-                    self.line += 1;
-                } else {
-                    self.newline()?;
-                    writeln!(self.out, "#pragma {text}")?;
-                    self.marker(pp, loc.file, line, "", self.system)?;
-                }
-                self.at_line_start = true;
-                self.prev = None;
-                Ok(())
-            }
+            Event::Pragma { text, loc } => self.directive_line(pp, &format!("#pragma {text}"), loc),
+            Event::Ident { text, loc } => self.directive_line(pp, &format!("#ident {text}"), loc),
         }
+    }
+
+    /// A directive passed through to the output on its own line (`#pragma`, `#ident`); after
+    /// one from `_Pragma` in mid-line, a marker puts the rest back on its line.
+    fn directive_line(
+        &mut self,
+        pp: &Preprocessor,
+        line_text: &str,
+        loc: crate::source::Loc,
+    ) -> io::Result<()> {
+        let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
+        let same_file = self.file == Some(loc.file);
+        if same_file && line >= self.line && self.at_line_start {
+            self.goto_line(pp, loc.file, line)?;
+            writeln!(self.out, "{line_text}")?;
+            self.line += 1;
+        } else {
+            self.newline()?;
+            writeln!(self.out, "{line_text}")?;
+            self.marker(pp, loc.file, line, "", self.system)?;
+        }
+        self.at_line_start = true;
+        self.prev = None;
+        Ok(())
     }
 
     /// Moves the output to `line` of `file`: newlines for a small gap, a marker otherwise.
