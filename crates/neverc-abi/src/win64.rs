@@ -3,8 +3,9 @@
 //! 1, 2, 4 or 8 bytes by value and everything else by reference to a caller copy.
 
 use crate::classify::{round, Builder};
+use crate::layout::layout_in;
 use crate::plan::Flags;
-use crate::types::{FloatKind, Type};
+use crate::types::{FloatKind, IntKind, Type};
 use crate::Signature;
 
 const GPR: [u16; 4] = [2, 1, 8, 9]; // rcx rdx r8 r9
@@ -27,7 +28,11 @@ fn pass(ty: &Type, b: &Builder) -> Pass {
         // an x87 long double (gcc's) is not one of them.
         Type::Float(FloatKind::Float | FloatKind::Double) => Pass::Float,
         Type::Float(FloatKind::LongDouble) if size == 8 => Pass::Float,
-        Type::Vector(..) if size == 16 => Pass::Vector,
+        // GNU vectors (no MSVC type; clang is the reference): a one-element vector is
+        // passed as its element, any other by reference and returned in xmm0, as __m128
+        // is. clang treats __int128 the same way (by reference, xmm0).
+        Type::Vector(e, _) if layout_in(e, b.m).size == size as u64 => pass(e, b),
+        Type::Vector(..) | Type::Int(IntKind::Int128 | IntKind::UInt128) => Pass::Vector,
         // "Structs and unions of size 8, 16, 32, or 64 bits ... are passed as if they were
         // integers of the same size"; everything else by reference.
         _ if matches!(size, 1 | 2 | 4 | 8) => Pass::Int,

@@ -497,6 +497,24 @@ fn win64_slots_and_references() {
         "0.0+8:rcx 1.0+8:xmm1[vararg] 1.0+8:rdx[vararg]"
     );
     assert_eq!(ret(WIN, s3), "0.0+8:rcx[sret] 0.0+8:rax[sretout]");
+    // GNU vectors and __int128 as clang 14 passes them: by reference, results in xmm0;
+    // a one-element vector as its element.
+    let v4s = Type::vector(Type::Int(IntKind::Short), 8);
+    assert_eq!(args(WIN, vec![v4s.clone()]), "0.0+8:rcx[byref]");
+    assert_eq!(ret(WIN, v4s), "0.0+8:xmm0");
+    assert_eq!(args(WIN, vec![i128()]), "0.0+8:rcx[byref]");
+    assert_eq!(ret(WIN, i128()), "0.0+16:xmm0");
+    assert_eq!(
+        args(
+            WIN,
+            vec![
+                Type::int(),
+                Type::vector(Type::double(), 8),
+                Type::vector(ll(), 8)
+            ]
+        ),
+        "0.0+4:rcx 1.0+8:xmm1 2.0+8:r8"
+    );
     assert_eq!(plan(WIN, &Signature::new(Type::Void, [])).stack, 32);
 }
 
