@@ -32,7 +32,7 @@ touch "$BASELINE"
 lost=$(LC_ALL=C comm -23 <(grep -v '^#' "$BASELINE" | LC_ALL=C sort) "$out.pass")
 gained=$(LC_ALL=C comm -13 <(grep -v '^#' "$BASELINE" | LC_ALL=C sort) "$out.pass" | wc -l)
 rm -f "$out.pass"
-echo "ratchet: torture with neverc: $summary (baseline $(grep -vc '^#' "$BASELINE" || true), newly passing $gained)"
+echo "ratchet: gcc torture suite with neverc ($summary); baseline $(grep -vc '^#' "$BASELINE" || true) passing, $gained newly passing"
 if [ -n "$lost" ]; then
   echo "ratchet: these tests passed before and fail now:"
   echo "$lost" | sed 's/^/  /'
