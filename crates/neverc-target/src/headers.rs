@@ -19,6 +19,7 @@ static HEADERS: &[(&str, &str)] = &[
     ("stddef.h", include_str!("../include/stddef.h")),
     ("stdint.h", include_str!("../include/stdint.h")),
     ("stdnoreturn.h", include_str!("../include/stdnoreturn.h")),
+    ("tgmath.h", include_str!("../include/tgmath.h")),
     ("varargs.h", include_str!("../include/varargs.h")),
 ];
 
