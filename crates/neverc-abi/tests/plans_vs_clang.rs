@@ -6,7 +6,8 @@
 //! slot holds: a value loaded from a global (`gK_I`), or the address of a stack temporary
 //! (a by-reference copy or the result buffer). Every location of the plan is checked: a
 //! by-value piece must hold its own argument's global, a by-reference one (and the sret
-//! pointer) a stack address.
+//! pointer) a stack address. Results the other way: `RK getK(void) { return hK; }`, whose
+//! return registers must hold `hK` as the plan's pieces say.
 //!
 //! Skipped with a message when clang is missing. 300 signatures by default,
 //! `NEVERC_ABI_CASES` overrides, `NEVERC_ABI_SEED` changes the seed.
@@ -118,7 +119,8 @@ fn global(op: &str) -> Option<(String, i64)> {
 /// What the registers (by 64-bit name) and the outgoing stack slots (by offset) hold.
 type State = (HashMap<&'static str, Val>, HashMap<i64, Val>);
 
-/// Registers and outgoing stack slots at the call to `callee` in `body`.
+/// Registers and outgoing stack slots at the call to `callee` in `body`, or at its
+/// return when `callee` is empty.
 fn state_at_call(body: &[&str], callee: &str) -> Option<State> {
     let mut regs: HashMap<&'static str, Val> = HashMap::new();
     let mut stack: HashMap<i64, Val> = HashMap::new();
@@ -129,6 +131,9 @@ fn state_at_call(body: &[&str], callee: &str) -> Option<State> {
         }
         let (mn, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
         let ops = operands(rest);
+        if callee.is_empty() && mn.starts_with("ret") {
+            return Some((regs, stack));
+        }
         if mn.starts_with("call") {
             if ops.first().map(String::as_str) == Some(callee) {
                 return Some((regs, stack));
@@ -172,17 +177,49 @@ fn state_at_call(body: &[&str], callee: &str) -> Option<State> {
     None
 }
 
-fn check_case(k: usize, plan: &CallPlan, sig: &Signature, asm: &str) -> Result<usize, String> {
-    let label = format!("call{k}:");
+fn body<'a>(asm: &'a str, label: &str) -> Result<Vec<&'a str>, String> {
     let start = asm
         .lines()
-        .position(|l| l.starts_with(&label))
+        .position(|l| l.starts_with(label))
         .ok_or(format!("no {label} in the assembly"))?;
-    let body: Vec<&str> = asm
+    Ok(asm
         .lines()
         .skip(start + 1)
         .take_while(|l| !l.contains(".seh_endproc"))
+        .collect())
+}
+
+/// The result: `getK` returns the global `hK`; each register piece of the plan must hold
+/// it (memory results are checked at the caller, as the sret pointer).
+fn check_result(k: usize, plan: &CallPlan, asm: &str) -> Result<bool, String> {
+    let pieces: Vec<_> = plan
+        .returns
+        .iter()
+        .filter(|l| !l.flags.contains(Flags::SRET) && !l.flags.contains(Flags::SRET_OUT))
         .collect();
+    if pieces.is_empty() {
+        return Ok(false);
+    }
+    let (regs, _) = state_at_call(&body(asm, &format!("get{k}:"))?, "")
+        .ok_or(format!("no return in get{k}"))?;
+    for l in pieces {
+        let Place::Reg(r) = l.place else {
+            return Err(format!("result piece {l} on the stack"));
+        };
+        let want = Val::Global(format!("h{k}"), l.offset as i64);
+        let got = regs.get(plan_reg(r)).cloned().unwrap_or(Val::Unknown);
+        if got != want {
+            return Err(format!(
+                "result piece {l}: {} holds {got:?}, plan expects {want:?}",
+                plan_reg(r)
+            ));
+        }
+    }
+    Ok(true)
+}
+
+fn check_case(k: usize, plan: &CallPlan, sig: &Signature, asm: &str) -> Result<usize, String> {
+    let body = body(asm, &format!("call{k}:"))?;
     let (regs, stack) =
         state_at_call(&body, &format!("f{k}")).ok_or(format!("no call to f{k} in call{k}"))?;
     let at = |place: Place| match place {
@@ -223,7 +260,7 @@ fn check_case(k: usize, plan: &CallPlan, sig: &Signature, asm: &str) -> Result<u
     Ok(checked)
 }
 
-fn win64(count: usize, seed: u64) -> Result<(usize, usize), String> {
+fn win64(count: usize, seed: u64) -> Result<(usize, usize, usize), String> {
     let triple = "x86_64-pc-windows-msvc";
     let m = machine(triple);
     let mut rng = Rng(seed ^ neverc_abi::plan::fnv1a64(triple.as_bytes()));
@@ -301,6 +338,12 @@ fn win64(count: usize, seed: u64) -> Result<(usize, usize), String> {
             "extern {c_ret} f{k}({proto});\nvoid call{k}(void) {{ (void)f{k}({}); }}",
             args.join(", ")
         );
+        if c_ret != "void" {
+            let _ = writeln!(
+                c,
+                "extern {c_ret} h{k};\n{c_ret} get{k}(void) {{ return h{k}; }}"
+            );
+        }
         cases.push((sig, plan, c_ret, c_types));
     }
     let src = gen.all_defs() + &c;
@@ -322,10 +365,15 @@ fn win64(count: usize, seed: u64) -> Result<(usize, usize), String> {
     }
     let asm = std::fs::read_to_string(dir.join("t.s")).unwrap();
     let mut failures = Vec::new();
-    let mut locations = 0;
+    let (mut locations, mut results) = (0, 0);
     for (k, (sig, plan, c_ret, c_types)) in cases.iter().enumerate() {
-        match check_case(k, plan, sig, &asm) {
-            Ok(n) => locations += n,
+        let checked = check_case(k, plan, sig, &asm)
+            .and_then(|n| check_result(k, plan, &asm).map(|r| (n, r)));
+        match checked {
+            Ok((n, r)) => {
+                locations += n;
+                results += usize::from(r);
+            }
             Err(e) => failures.push(format!(
                 "--- case {k}: {e}\n{c_ret} f({});\nplan: {plan}",
                 c_types.join(", ")
@@ -334,7 +382,7 @@ fn win64(count: usize, seed: u64) -> Result<(usize, usize), String> {
     }
     if failures.is_empty() {
         let _ = std::fs::remove_dir_all(&dir);
-        return Ok((count, locations));
+        return Ok((count, locations, results));
     }
     Err(format!(
         "{} of {count} signatures differ (seed {seed}, sources in {}); first ones:\n{}",
@@ -363,8 +411,8 @@ fn win64_plans_match_clang() {
         .and_then(|s| s.parse().ok())
         .unwrap_or(1);
     match win64(count, seed) {
-        Ok((n, locs)) => eprintln!(
-            "plans_vs_clang: x86_64-pc-windows-msvc: {n} signatures, {locs} argument locations checked, 0 mismatches"
+        Ok((n, locs, results)) => eprintln!(
+            "plans_vs_clang: x86_64-pc-windows-msvc: {n} signatures, {locs} argument locations and {results} register results checked, 0 mismatches"
         ),
         Err(e) => panic!("x86_64-pc-windows-msvc: {e}"),
     }
