@@ -7,5 +7,6 @@ pub mod features;
 pub mod lex;
 pub mod parse;
 pub mod pp;
+pub mod sema;
 pub mod source;
 pub mod token;

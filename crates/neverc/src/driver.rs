@@ -179,6 +179,9 @@ fn syntax_only_all(
         diags.policy = opts.warnings.clone();
         let mut pp = preprocess::make_preprocessor(opts, target, resource, &name, path, raw, diags);
         let ast = neverc_front::parse::parse(&mut pp);
+        if !pp.fatal() {
+            neverc_front::sema::check_target(&ast, &mut pp, target);
+        }
         pp.finish();
         if dump {
             let text = neverc_front::parse::dump::dump(&ast, &pp.sm, &pp.interner);

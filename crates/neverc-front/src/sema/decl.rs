@@ -1,0 +1,1342 @@
+//! Declarations and statements: specifiers and declarators to types, tags, enums,
+//! redeclarations (linkage, tentative definitions, compatible and composite types), function
+//! bodies and labels.
+
+use super::types::{ArrLen, FuncTy, Kind, Member, RecordInfo, TypeId};
+use super::{FuncCtx, Linkage, OrdKind, Ordinary, Sema, Tag};
+use crate::parse::ast::*;
+use crate::parse::ctok::T;
+use crate::source::Loc;
+use crate::token::Symbol;
+use neverc_abi::IntKind;
+
+/// A parameter as a declarator names it.
+pub(crate) struct ParamInfo {
+    pub name: Option<Symbol>,
+    pub ty: TypeId,
+    pub loc: Loc,
+}
+
+impl<'a> Sema<'a> {
+    pub(crate) fn external_decl(&mut self, d: DeclId) {
+        let ast = self.ast;
+        match &ast.decl(d).kind {
+            DeclKind::Vars { specs, list } => self.vars(*specs, list),
+            DeclKind::FunctionDef {
+                specs,
+                decl,
+                kr_decls,
+                body,
+                ..
+            } => self.function_def(*specs, decl, kr_decls, *body),
+            DeclKind::StaticAssert { cond, msg } => {
+                self.static_assert(ast.decl(d).loc, *cond, *msg)
+            }
+            DeclKind::Asm(_) | DeclKind::Empty | DeclKind::Error => {}
+        }
+    }
+
+    fn static_assert(&mut self, loc: Loc, cond: ExprId, msg: Option<u32>) {
+        self.expr(cond);
+        if self.eval(cond) == Some(0) {
+            let len = self.tok_len_at(loc);
+            let text = match msg {
+                Some(m) => {
+                    let units = &self.ast.lits.strs[m as usize].units;
+                    let s: String = units
+                        .iter()
+                        .map(|&u| char::from_u32(u).unwrap_or('?'))
+                        .collect();
+                    format!("static assertion failed: \"{s}\"")
+                }
+                None => "static assertion failed".to_string(),
+            };
+            self.error(loc, len, text);
+        }
+    }
+
+    // ----- specifiers -----
+
+    /// The type a specifier list names (qualifiers included). `alone`: the declaration
+    /// has no declarators (`struct s;` declares a new tag in this scope).
+    pub(crate) fn specs_type(&mut self, sid: SpecsId, alone: bool) -> TypeId {
+        let ast = self.ast;
+        let sp = ast.spec(sid);
+        let t = self.type_spec(sp.ty, alone);
+        let mut t = self.types.add_quals(t, sp.quals);
+        if attrs_change_type(&sp.attrs, &self.pp.interner) {
+            t = TypeId::ERROR;
+        }
+        t
+    }
+
+    fn type_spec(&mut self, ts: TypeSpec, alone: bool) -> TypeId {
+        use IntKind::*;
+        let int = |s: Option<bool>, r: IntRank| -> IntKind {
+            let u = s == Some(false);
+            match (r, u) {
+                (IntRank::Short, false) => Short,
+                (IntRank::Short, true) => UShort,
+                (IntRank::Int, false) => Int,
+                (IntRank::Int, true) => UInt,
+                (IntRank::Long, false) => Long,
+                (IntRank::Long, true) => ULong,
+                (IntRank::LongLong, false) => LongLong,
+                (IntRank::LongLong, true) => ULongLong,
+                (IntRank::Int128, false) => Int128,
+                (IntRank::Int128, true) => UInt128,
+            }
+        };
+        let chr = |s: Option<bool>| match s {
+            None => Char,
+            Some(true) => SChar,
+            Some(false) => UChar,
+        };
+        let t = &mut self.types;
+        match ts {
+            TypeSpec::None => t.int(Int),
+            TypeSpec::Void => t.void(),
+            TypeSpec::Bool => t.intern(Kind::Bool, 0),
+            TypeSpec::Char(s) => t.int(chr(s)),
+            TypeSpec::Int(s, r) => t.int(int(s, r)),
+            TypeSpec::Float => t.intern(Kind::Float(FloatK::Float), 0),
+            TypeSpec::Double => t.intern(Kind::Float(FloatK::Double), 0),
+            TypeSpec::LongDouble => t.intern(Kind::Float(FloatK::LongDouble), 0),
+            TypeSpec::FloatN(n, x) => t.intern(Kind::Float(FloatK::FloatN(n, x)), 0),
+            TypeSpec::Float128 => t.intern(Kind::Float(FloatK::Float128), 0),
+            TypeSpec::Float80 => t.intern(Kind::Float(FloatK::Float80), 0),
+            TypeSpec::Decimal(n) => t.intern(Kind::Float(FloatK::Decimal(n)), 0),
+            TypeSpec::Complex(c) => {
+                let r = match c {
+                    ComplexOf::Float => t.intern(Kind::Float(FloatK::Float), 0),
+                    ComplexOf::Double => t.intern(Kind::Float(FloatK::Double), 0),
+                    ComplexOf::LongDouble => t.intern(Kind::Float(FloatK::LongDouble), 0),
+                    ComplexOf::Int(s, r) => t.int(int(s, r)),
+                    ComplexOf::Char(s) => t.int(chr(s)),
+                    ComplexOf::FloatN(n, x) => t.intern(Kind::Float(FloatK::FloatN(n, x)), 0),
+                    ComplexOf::Float128 => t.intern(Kind::Float(FloatK::Float128), 0),
+                };
+                t.intern(Kind::Complex(r), 0)
+            }
+            TypeSpec::Record(r) => self.record_spec(r, alone),
+            TypeSpec::Enum(e) => self.enum_spec(e, alone),
+            TypeSpec::Typedef(s) => match self.lookup(s) {
+                Some(o) if matches!(self.ords[o as usize].kind, OrdKind::Typedef) => {
+                    self.ords[o as usize].ty
+                }
+                _ => TypeId::ERROR,
+            },
+            TypeSpec::TypeofExpr(e, unq) => {
+                self.depth += 1;
+                let ty = self.expr(e);
+                self.depth -= 1;
+                if unq {
+                    self.types.unqual(ty)
+                } else {
+                    ty
+                }
+            }
+            TypeSpec::TypeofType(tn, unq) => {
+                let ty = self.type_name(tn);
+                if unq {
+                    self.types.unqual(ty)
+                } else {
+                    ty
+                }
+            }
+            TypeSpec::Atomic(tn) => {
+                let ty = self.type_name(tn);
+                self.types.add_quals(ty, qual::ATOMIC)
+            }
+            TypeSpec::AutoType => TypeId::ERROR,
+        }
+    }
+
+    pub(crate) fn type_name(&mut self, tn: TypeNameId) -> TypeId {
+        let ast = self.ast;
+        let n = ast.type_name(tn);
+        let base = self.specs_type(n.specs, false);
+        let t = self.declarator_type(base, &n.decl, None);
+        self.tn_cache.insert(tn, t);
+        t
+    }
+
+    fn record_spec(&mut self, rid: RecordId, alone: bool) -> TypeId {
+        let ast = self.ast;
+        let r = ast.record(rid);
+        let union = r.kind == RecordKind::Union;
+        let new_record = |s: &mut Self, tag: Option<Symbol>| -> TypeId {
+            let idx = s.types.records.len() as u32;
+            s.types.records.push(RecordInfo {
+                union,
+                tag,
+                members: Vec::new(),
+                complete: false,
+                packed: false,
+                align: None,
+                pack: None,
+                opaque: false,
+            });
+            s.types.intern(Kind::Record(idx), 0)
+        };
+        let ty = match (r.name, &r.fields) {
+            (Some(name), None) => {
+                let found = self.lookup_tag(name);
+                match found {
+                    Some((tag, cur)) if !alone || cur => {
+                        if !matches!(self.types.kind(tag.ty), Kind::Record(_)) {
+                            return TypeId::ERROR;
+                        }
+                        return tag.ty;
+                    }
+                    _ => {
+                        let ty = new_record(self, Some(name));
+                        self.bind_tag(name, Tag { ty, loc: r.loc });
+                        return ty;
+                    }
+                }
+            }
+            (None, None) => return TypeId::ERROR,
+            (Some(name), Some(_)) => match self.lookup_tag(name) {
+                Some((tag, true))
+                    if matches!(self.types.kind(tag.ty), Kind::Record(i)
+                        if !self.types.records[*i as usize].complete
+                            && self.types.records[*i as usize].union == union) =>
+                {
+                    tag.ty
+                }
+                Some((tag, true)) if matches!(self.types.kind(tag.ty), Kind::Record(_)) => {
+                    let kw = if union { "union" } else { "struct" };
+                    let n = self.name(name);
+                    let len = self.sym_len(name);
+                    let at = self.name_loc_after(r.loc, name);
+                    self.error(at, len, format!("redefinition of '{kw} {n}'"));
+                    let prev = self.name_loc_after(tag.loc, name);
+                    self.note(prev, len, "originally defined here");
+                    let ty = new_record(self, Some(name));
+                    self.bind_tag(name, Tag { ty, loc: r.loc });
+                    ty
+                }
+                _ => {
+                    let ty = new_record(self, Some(name));
+                    self.bind_tag(name, Tag { ty, loc: r.loc });
+                    ty
+                }
+            },
+            (None, Some(_)) => new_record(self, None),
+        };
+        let Kind::Record(idx) = *self.types.kind(ty) else {
+            return ty;
+        };
+        let fields = r.fields.as_ref().unwrap();
+        let mut members = Vec::new();
+        let mut opaque = false;
+        for f in fields {
+            match f {
+                Field::StaticAssert(d) => self.external_decl(*d),
+                Field::Members { specs, list, .. } => {
+                    let base = self.specs_type(*specs, false);
+                    let sp = ast.spec(*specs);
+                    let packed = has_attr(&sp.attrs, "packed", &self.pp.interner);
+                    let salign = attr_align(self, &sp.attrs);
+                    if list.is_empty() {
+                        // An anonymous struct or union member.
+                        opaque |= self.types.size_align(base).is_none();
+                        members.push(Member {
+                            name: None,
+                            ty: base,
+                            bits: None,
+                            align: salign,
+                            packed,
+                        });
+                    }
+                    for fd in list {
+                        let (name, ty, loc, fpacked, falign) = match &fd.decl {
+                            Some(d) => {
+                                let ty = self.declarator_type(base, d, None);
+                                let p = packed || has_attr(&d.attrs, "packed", &self.pp.interner);
+                                let a = attr_align(self, &d.attrs).or(salign);
+                                let ty = if attrs_change_type(&d.attrs, &self.pp.interner) {
+                                    TypeId::ERROR
+                                } else {
+                                    ty
+                                };
+                                (d.name, ty, d.loc, p, a)
+                            }
+                            None => (None, base, r.loc, packed, salign),
+                        };
+                        let bits = match fd.bits {
+                            Some(b) => {
+                                self.expr(b);
+                                match self.eval(b) {
+                                    Some(v) => self.check_width(name, ty, v, loc),
+                                    None => {
+                                        opaque = true;
+                                        None
+                                    }
+                                }
+                            }
+                            None => None,
+                        };
+                        let last_flexible =
+                            matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
+                        if !last_flexible {
+                            opaque |= self.types.size_align(ty).is_none();
+                        } else {
+                            let Kind::Array(e, _) = *self.types.kind(ty) else {
+                                unreachable!()
+                            };
+                            opaque |= self.types.size_align(e).is_none();
+                        }
+                        members.push(Member {
+                            name,
+                            ty,
+                            bits,
+                            align: falign,
+                            packed: fpacked,
+                        });
+                    }
+                }
+            }
+        }
+        let packed = has_attr(&r.attrs, "packed", &self.pp.interner);
+        let align = attr_align(self, &r.attrs);
+        let info = &mut self.types.records[idx as usize];
+        info.members = members;
+        info.complete = true;
+        info.opaque = opaque;
+        info.packed = packed;
+        info.align = align;
+        ty
+    }
+
+    fn check_width(&mut self, name: Option<Symbol>, ty: TypeId, v: i128, loc: Loc) -> Option<u32> {
+        let label = match name {
+            Some(n) => format!("'{}'", self.name(n)),
+            None => "''".to_string(),
+        };
+        let len = name.map_or(1, |n| self.sym_len(n));
+        if v < 0 {
+            self.error(loc, len, format!("negative width in bit-field {label}"));
+            return None;
+        }
+        if let Some((size, _)) = self.types.size_align(ty) {
+            if self.types.is_integer(ty) && v as u128 > size as u128 * 8 {
+                self.error(loc, len, format!("width of {label} exceeds its type"));
+                return None;
+            }
+        }
+        if v == 0 && name.is_some() {
+            self.error(loc, len, format!("zero width for bit-field {label}"));
+            return None;
+        }
+        Some(v as u32)
+    }
+
+    fn enum_spec(&mut self, eid: EnumId, alone: bool) -> TypeId {
+        let ast = self.ast;
+        let e = ast.enum_def(eid);
+        let new_enum = |s: &mut Self, tag: Option<Symbol>| -> TypeId {
+            let idx = s.types.enums.len() as u32;
+            s.types.enums.push(super::types::EnumInfo {
+                tag,
+                complete: false,
+                underlying: IntKind::UInt,
+            });
+            s.types.intern(Kind::Enum(idx), 0)
+        };
+        let Some(list) = &e.enumerators else {
+            let Some(name) = e.name else {
+                return TypeId::ERROR;
+            };
+            return match self.lookup_tag(name) {
+                Some((t, cur)) if !alone || cur => t.ty,
+                _ => {
+                    let ty = new_enum(self, Some(name));
+                    self.bind_tag(name, Tag { ty, loc: e.loc });
+                    ty
+                }
+            };
+        };
+        let ty = match e.name.and_then(|n| self.lookup_tag(n).map(|t| (n, t))) {
+            Some((_, (t, true))) if matches!(self.types.kind(t.ty), Kind::Enum(i) if !self.types.enums[*i as usize].complete) => {
+                t.ty
+            }
+            _ => {
+                let ty = new_enum(self, e.name);
+                if let Some(n) = e.name {
+                    self.bind_tag(n, Tag { ty, loc: e.loc });
+                }
+                ty
+            }
+        };
+        let Kind::Enum(idx) = *self.types.kind(ty) else {
+            return ty;
+        };
+        let (mut lo, mut hi) = (0i128, 0i128);
+        let mut next: i128 = 0;
+        let mut first = true;
+        let mut consts = Vec::new();
+        for en in list {
+            let v = match en.value {
+                Some(x) => {
+                    self.expr(x);
+                    self.eval(x).unwrap_or(next)
+                }
+                None => next,
+            };
+            next = v.wrapping_add(1);
+            if first {
+                lo = v;
+                hi = v;
+                first = false;
+            } else {
+                lo = lo.min(v);
+                hi = hi.max(v);
+            }
+            // During the definition a constant has type int when its value fits.
+            let cty = self.const_type(v);
+            let id = self.bind(Ordinary {
+                name: en.name,
+                ty: cty,
+                loc: en.loc,
+                kind: OrdKind::EnumConst(v),
+            });
+            consts.push(id);
+        }
+        let short = has_attr(&e.attrs, "packed", &self.pp.interner);
+        let neverc_abi::Type::Enum(k) = neverc_abi::Type::enumeration(lo, hi, short) else {
+            unreachable!()
+        };
+        let k = if !short && (lo < i64::MIN as i128 || hi > i64::MAX as i128) {
+            if lo < 0 {
+                IntKind::Int128
+            } else {
+                IntKind::UInt128
+            }
+        } else if !short && matches!(k, IntKind::LongLong | IntKind::ULongLong) {
+            // gcc picks `long` kinds where long is 64 bits.
+            let long64 = self.types.int_bits(IntKind::Long) == 64;
+            match (k, long64) {
+                (IntKind::LongLong, true) => IntKind::Long,
+                (IntKind::ULongLong, true) => IntKind::ULong,
+                _ => k,
+            }
+        } else {
+            k
+        };
+        self.types.enums[idx as usize].underlying = k;
+        self.types.enums[idx as usize].complete = true;
+        // After the definition, constants that do not fit int take the enum's type.
+        for id in consts {
+            if let OrdKind::EnumConst(v) = self.ords[id as usize].kind {
+                if v < i32::MIN as i128 || v > i32::MAX as i128 {
+                    self.ords[id as usize].ty = ty;
+                }
+            }
+        }
+        ty
+    }
+
+    /// gcc's type for an enumeration constant of this value during the definition.
+    fn const_type(&mut self, v: i128) -> TypeId {
+        let k = if v >= i32::MIN as i128 && v <= i32::MAX as i128 {
+            IntKind::Int
+        } else if v >= 0 && v <= u32::MAX as i128 {
+            IntKind::UInt
+        } else if v >= i64::MIN as i128 && v <= i64::MAX as i128 {
+            IntKind::Long
+        } else {
+            IntKind::ULong
+        };
+        self.types.int(k)
+    }
+
+    // ----- declarators -----
+
+    /// Applies a declarator's derivations to `base`. `params` receives the parameters of
+    /// the outermost function derivation (for definitions).
+    pub(crate) fn declarator_type(
+        &mut self,
+        base: TypeId,
+        d: &Declarator,
+        mut params: Option<&mut Vec<ParamInfo>>,
+    ) -> TypeId {
+        let mut t = base;
+        let n = d.derived.len();
+        for (i, der) in d.derived.iter().enumerate().rev() {
+            match der {
+                Derived::Pointer { quals, .. } => {
+                    let p = self.types.pointer(t);
+                    t = self.types.add_quals(p, *quals);
+                }
+                Derived::Array { size, star, .. } => {
+                    let len = if *star {
+                        ArrLen::Vla
+                    } else if let Some(sz) = size {
+                        self.expr(*sz);
+                        match self.eval(*sz) {
+                            Some(v) if v < 0 => {
+                                match d.name {
+                                    Some(nm) => {
+                                        let msg = format!(
+                                            "size of array '{}' is negative",
+                                            self.name(nm)
+                                        );
+                                        self.error(d.loc, self.sym_len(nm), msg)
+                                    }
+                                    None => {
+                                        self.error(d.loc, 1, "size of unnamed array is negative")
+                                    }
+                                }
+                                ArrLen::Unknown
+                            }
+                            Some(v) => ArrLen::Fixed(v as u64),
+                            None => ArrLen::Vla,
+                        }
+                    } else {
+                        ArrLen::Unknown
+                    };
+                    if self.types.is_error(t) {
+                        continue;
+                    }
+                    t = self.types.intern(Kind::Array(t, len), 0);
+                }
+                Derived::Function {
+                    params: ps,
+                    variadic,
+                    kr_names,
+                    ..
+                } => {
+                    let outermost = i == 0 || d.derived[..i].iter().all(|_| false);
+                    let _ = n;
+                    let mut infos = Vec::new();
+                    let mut proto = kr_names.is_none();
+                    self.push_scope();
+                    for p in ps {
+                        let b = self.specs_type(p.specs, false);
+                        let pt = self.declarator_type(b, &p.decl, None);
+                        let pt = self.adjust_param(pt);
+                        if let Some(nm) = p.decl.name {
+                            self.bind(Ordinary {
+                                name: nm,
+                                ty: pt,
+                                loc: p.decl.loc,
+                                kind: OrdKind::Object {
+                                    linkage: Linkage::None,
+                                    is_static: false,
+                                    defined: true,
+                                    implicit: false,
+                                },
+                            });
+                        }
+                        infos.push(ParamInfo {
+                            name: p.decl.name,
+                            ty: pt,
+                            loc: p.decl.loc,
+                        });
+                    }
+                    self.pop_scope();
+                    if let Some(names) = kr_names {
+                        for (nm, loc) in names {
+                            infos.push(ParamInfo {
+                                name: Some(*nm),
+                                ty: TypeId::ERROR,
+                                loc: *loc,
+                            });
+                        }
+                    }
+                    // `(void)` is an empty prototype.
+                    if infos.len() == 1
+                        && infos[0].name.is_none()
+                        && self.types.is_void(infos[0].ty)
+                        && !*variadic
+                    {
+                        infos.clear();
+                    } else if ps.is_empty() && kr_names.is_none() && !*variadic && !self.c2x() {
+                        proto = false;
+                    }
+                    let ft = FuncTy {
+                        ret: t,
+                        params: if proto {
+                            infos.iter().map(|p| p.ty).collect()
+                        } else {
+                            Vec::new()
+                        },
+                        variadic: *variadic,
+                        proto,
+                    };
+                    if outermost {
+                        if let Some(out) = params.as_deref_mut() {
+                            *out = infos;
+                        }
+                    }
+                    t = if self.types.is_error(t) {
+                        TypeId::ERROR
+                    } else {
+                        self.types.intern(Kind::Func(ft), 0)
+                    };
+                }
+            }
+        }
+        if attrs_change_type(&d.attrs, &self.pp.interner) {
+            return TypeId::ERROR;
+        }
+        t
+    }
+
+    /// Where `name` is written first after `loc` (a tag after its keyword).
+    pub(crate) fn name_loc_after(&self, loc: Loc, name: Symbol) -> Loc {
+        let toks = &self.ast.tokens;
+        match toks.iter().position(|t| t.loc == loc) {
+            Some(i) => toks[i..]
+                .iter()
+                .take(64)
+                .find(|t| t.sym == name && t.kind == T::Ident)
+                .map_or(loc, |t| t.loc),
+            None => loc,
+        }
+    }
+
+    pub(crate) fn tok_len_at(&self, loc: Loc) -> u32 {
+        self.ast
+            .tokens
+            .iter()
+            .find(|t| t.loc == loc)
+            .map_or(1, |t| t.len)
+    }
+
+    pub(crate) fn c2x(&self) -> bool {
+        self.pp.opts.std.version > 201710
+    }
+
+    fn adjust_param(&mut self, t: TypeId) -> TypeId {
+        match self.types.kind(t).clone() {
+            Kind::Array(e, _) => {
+                let q = self.types.quals(t);
+                let p = self.types.pointer(e);
+                self.types.add_quals(p, q)
+            }
+            Kind::Func(_) => self.types.pointer(t),
+            _ => t,
+        }
+    }
+
+    // ----- declarations -----
+
+    pub(crate) fn vars(&mut self, specs: SpecsId, list: &[InitDeclarator]) {
+        let ast = self.ast;
+        let base = self.specs_type(specs, list.is_empty());
+        let sp = ast.spec(specs);
+        for id in list {
+            let mut ty = self.declarator_type(base, &id.decl, None);
+            if sp.ty == TypeSpec::AutoType {
+                if let Some(i) = id.init {
+                    if let Init::Expr(e) = ast.init(i) {
+                        let et = self.expr(*e);
+                        ty = self.types.decay(et);
+                    }
+                }
+            }
+            let Some(name) = id.decl.name else {
+                continue;
+            };
+            if sp.storage == Some(Storage::Typedef) {
+                if has_attr(&sp.attrs, "aligned", &self.pp.interner)
+                    || has_attr(&id.decl.attrs, "aligned", &self.pp.interner)
+                {
+                    // A typedef's alignment changes its type; not modelled yet.
+                    ty = TypeId::ERROR;
+                }
+                self.declare_typedef(name, ty, id.decl.loc);
+                continue;
+            }
+            // An array sized by its initialiser.
+            if let (Some(i), Kind::Array(e, ArrLen::Unknown)) =
+                (id.init, self.types.kind(ty).clone())
+            {
+                if let Some(n) = self.init_len(e, i) {
+                    ty = self
+                        .types
+                        .intern(Kind::Array(e, ArrLen::Fixed(n)), self.types.quals(ty));
+                }
+            }
+            let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if let Some(i) = id.init {
+                self.init(i);
+                // Static initialisers of integer objects are constant: keep their values.
+                if let (true, Init::Expr(e)) = (self.at_file_scope(), ast.init(i)) {
+                    if self.types.is_integer(ty) {
+                        self.eval(*e);
+                    }
+                }
+            }
+            let _ = oid;
+        }
+    }
+
+    fn declare_typedef(&mut self, name: Symbol, ty: TypeId, loc: Loc) {
+        if let Some(prev) = self.lookup_current(name) {
+            let p = self.ords[prev as usize].clone();
+            if matches!(p.kind, OrdKind::Typedef) {
+                if !self.types.compatible(p.ty, ty)
+                    || self.types.quals(p.ty) != self.types.quals(ty)
+                {
+                    let n = self.name(name);
+                    let msg = format!("conflicting types for '{n}'; have '{}'", self.tname(ty));
+                    self.error(loc, self.sym_len(name), msg);
+                    let msg = format!(
+                        "previous declaration of '{n}' with type '{}'",
+                        self.tname(p.ty)
+                    );
+                    self.note(p.loc, self.sym_len(name), msg);
+                }
+                return;
+            }
+            self.different_kind(name, loc, &p);
+            return;
+        }
+        self.bind(Ordinary {
+            name,
+            ty,
+            loc,
+            kind: OrdKind::Typedef,
+        });
+    }
+
+    fn different_kind(&mut self, name: Symbol, loc: Loc, p: &Ordinary) {
+        let n = self.name(name);
+        let len = self.sym_len(name);
+        self.error(
+            loc,
+            len,
+            format!("'{n}' redeclared as different kind of symbol"),
+        );
+        let what = match p.kind {
+            OrdKind::Object { defined: true, .. } => "definition",
+            _ => "declaration",
+        };
+        let msg = format!("previous {what} of '{n}' with type '{}'", self.tname(p.ty));
+        self.note(p.loc, len, msg);
+    }
+
+    /// Declares an object or function; returns its entry.
+    pub(crate) fn declare(
+        &mut self,
+        name: Symbol,
+        ty: TypeId,
+        storage: Option<Storage>,
+        loc: Loc,
+        defines: bool,
+    ) -> u32 {
+        let is_func = matches!(self.types.kind(ty), Kind::Func(_));
+        let file = self.at_file_scope();
+        let len = self.sym_len(name);
+        let n = self.name(name);
+        // Linkage (C17 6.2.2).
+        let prior = self.lookup(name);
+        let prior_linkage = prior.and_then(|p| match self.ords[p as usize].kind {
+            OrdKind::Object { linkage, .. } if linkage != Linkage::None => Some(linkage),
+            _ => None,
+        });
+        let linkage = match storage {
+            Some(Storage::Static) if file || is_func => Linkage::Internal,
+            Some(Storage::Static) => Linkage::None,
+            Some(Storage::Extern) => prior_linkage.unwrap_or(Linkage::External),
+            _ if is_func => prior_linkage.unwrap_or(Linkage::External),
+            _ if file => Linkage::External,
+            _ => Linkage::None,
+        };
+        let is_static =
+            file || matches!(storage, Some(Storage::Static | Storage::Extern)) || is_func;
+        // A previous declaration this one must agree with.
+        let prev = match self.lookup_current(name) {
+            Some(p) => Some(p),
+            None if linkage != Linkage::None => self.externs.get(&name).copied(),
+            None => None,
+        };
+        if let Some(p) = prev {
+            let po = self.ords[p as usize].clone();
+            match po.kind {
+                OrdKind::Object {
+                    linkage: pl,
+                    defined: pd,
+                    implicit,
+                    ..
+                } => {
+                    let pf = matches!(self.types.kind(po.ty), Kind::Func(_));
+                    if pf != is_func
+                        && !self.types.is_error(po.ty)
+                        && !self.types.is_error(ty)
+                        && self.lookup_current(name) == Some(p)
+                    {
+                        self.different_kind(name, loc, &po);
+                        return p;
+                    }
+                    if pl == Linkage::None || linkage == Linkage::None {
+                        if self.lookup_current(name) == Some(p) {
+                            self.error(loc, len, format!("redeclaration of '{n}' with no linkage"));
+                            let msg = format!(
+                                "previous declaration of '{n}' with type '{}'",
+                                self.tname(po.ty)
+                            );
+                            self.note(po.loc, len, msg);
+                            return p;
+                        }
+                    } else if !self.types.compatible(po.ty, ty) {
+                        let have = self.tname(ty);
+                        if implicit {
+                            self.warning(
+                                loc,
+                                len,
+                                format!("conflicting types for '{n}'; have '{have}'"),
+                                "",
+                            );
+                            let msg = format!(
+                                "previous implicit declaration of '{n}' with type '{have}'"
+                            );
+                            self.note(po.loc, len, msg);
+                        } else {
+                            self.error(
+                                loc,
+                                len,
+                                format!("conflicting types for '{n}'; have '{have}'"),
+                            );
+                            let what = if pd { "definition" } else { "declaration" };
+                            let msg = format!(
+                                "previous {what} of '{n}' with type '{}'",
+                                self.tname(po.ty)
+                            );
+                            self.note(po.loc, len, msg);
+                        }
+                        self.replace(p, name, ty, loc, linkage, is_static, defines);
+                        return p;
+                    } else if pd && defines && !is_func {
+                        self.error(loc, len, format!("redefinition of '{n}'"));
+                        let msg = format!(
+                            "previous definition of '{n}' with type '{}'",
+                            self.tname(po.ty)
+                        );
+                        self.note(po.loc, len, msg);
+                        return p;
+                    } else if pl == Linkage::External
+                        && linkage == Linkage::Internal
+                        && storage == Some(Storage::Static)
+                    {
+                        self.error(
+                            loc,
+                            len,
+                            format!("static declaration of '{n}' follows non-static declaration"),
+                        );
+                        let msg = format!(
+                            "previous declaration of '{n}' with type '{}'",
+                            self.tname(po.ty)
+                        );
+                        self.note(po.loc, len, msg);
+                        return p;
+                    } else {
+                        let comp = self.types.composite(po.ty, ty);
+                        let entry = &mut self.ords[p as usize];
+                        entry.ty = comp;
+                        if defines {
+                            entry.loc = loc;
+                        }
+                        if let OrdKind::Object {
+                            defined, implicit, ..
+                        } = &mut entry.kind
+                        {
+                            *defined |= defines;
+                            *implicit = false;
+                        }
+                        if self.lookup_current(name) != Some(p) {
+                            self.scopes.last_mut().unwrap().ord.insert(name, p);
+                        }
+                        return p;
+                    }
+                }
+                _ => {
+                    if self.lookup_current(name) == Some(p) {
+                        self.different_kind(name, loc, &po);
+                        return p;
+                    }
+                }
+            }
+        }
+        let id = self.bind(Ordinary {
+            name,
+            ty,
+            loc,
+            kind: OrdKind::Object {
+                linkage,
+                is_static,
+                defined: defines,
+                implicit: false,
+            },
+        });
+        if linkage != Linkage::None {
+            self.externs.insert(name, id);
+        }
+        id
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn replace(
+        &mut self,
+        p: u32,
+        name: Symbol,
+        ty: TypeId,
+        loc: Loc,
+        linkage: Linkage,
+        is_static: bool,
+        defines: bool,
+    ) {
+        self.ords[p as usize] = Ordinary {
+            name,
+            ty,
+            loc,
+            kind: OrdKind::Object {
+                linkage,
+                is_static,
+                defined: defines,
+                implicit: false,
+            },
+        };
+        self.scopes.last_mut().unwrap().ord.insert(name, p);
+    }
+
+    /// The length an initialiser gives an array of unknown size.
+    pub(crate) fn init_len(&mut self, elem: TypeId, i: InitId) -> Option<u64> {
+        let ast = self.ast;
+        let strlen = |e: ExprId| -> Option<u64> {
+            let mut e = e;
+            while let ExprKind::Paren(x) = ast.expr(e).kind {
+                e = x;
+            }
+            match ast.expr(e).kind {
+                ExprKind::Str(s) => Some(ast.lits.strs[s as usize].units.len() as u64 + 1),
+                _ => None,
+            }
+        };
+        let is_char = self.types.is_integer(elem);
+        match ast.init(i) {
+            Init::Expr(e) => {
+                if is_char {
+                    strlen(*e)
+                } else {
+                    None
+                }
+            }
+            Init::List { items, .. } => {
+                if is_char && items.len() == 1 && items[0].designators.is_empty() {
+                    if let Init::Expr(e) = ast.init(items[0].init) {
+                        if let Some(n) = strlen(*e) {
+                            return Some(n);
+                        }
+                    }
+                }
+                let leaves = self.scalar_leaves(elem).max(1);
+                let mut cur: u64 = 0;
+                let mut max: u64 = 0;
+                let mut loose: u64 = 0;
+                for it in items {
+                    match it.designators.first() {
+                        Some(Designator::Index(x)) => {
+                            self.expr(*x);
+                            cur = self.eval(*x)?.max(0) as u64;
+                            loose = 0;
+                        }
+                        Some(Designator::Range(a, b)) => {
+                            self.expr(*a);
+                            self.expr(*b);
+                            self.eval(*a)?;
+                            cur = self.eval(*b)?.max(0) as u64;
+                            loose = 0;
+                        }
+                        Some(Designator::Field(..)) => return None,
+                        None => {}
+                    }
+                    let braced = matches!(ast.init(it.init), Init::List { .. });
+                    let string = matches!(ast.init(it.init), Init::Expr(e) if strlen(*e).is_some());
+                    if braced || leaves == 1 || !it.designators.is_empty() || string {
+                        max = max.max(cur + 1);
+                        cur += 1;
+                        loose = 0;
+                    } else {
+                        // Brace elision: `leaves` scalars fill one element.
+                        if let Init::Expr(e) = ast.init(it.init) {
+                            let et = self.expr(*e);
+                            if self.types.compatible_unqual(et, elem)
+                                && !self.types.is_error(et)
+                                && loose == 0
+                            {
+                                max = max.max(cur + 1);
+                                cur += 1;
+                                continue;
+                            }
+                        }
+                        loose += 1;
+                        max = max.max(cur + 1);
+                        if loose == leaves {
+                            loose = 0;
+                            cur += 1;
+                        }
+                    }
+                }
+                Some(max)
+            }
+        }
+    }
+
+    fn scalar_leaves(&self, t: TypeId) -> u64 {
+        match self.types.kind(t) {
+            Kind::Array(e, ArrLen::Fixed(n)) => self.scalar_leaves(*e) * n,
+            Kind::Array(..) => 1,
+            Kind::Record(r) => {
+                let info = &self.types.records[*r as usize];
+                if info.union {
+                    return info.members.first().map_or(1, |m| self.scalar_leaves(m.ty));
+                }
+                info.members
+                    .iter()
+                    .filter(|m| m.name.is_some() || m.bits.is_none())
+                    .map(|m| self.scalar_leaves(m.ty))
+                    .sum::<u64>()
+                    .max(1)
+            }
+            _ => 1,
+        }
+    }
+
+    pub(crate) fn init(&mut self, i: InitId) {
+        let ast = self.ast;
+        match ast.init(i) {
+            Init::Expr(e) => {
+                self.expr(*e);
+            }
+            Init::List { items, .. } => {
+                for it in items {
+                    for d in &it.designators {
+                        match d {
+                            Designator::Index(x) => {
+                                self.expr(*x);
+                            }
+                            Designator::Range(a, b) => {
+                                self.expr(*a);
+                                self.expr(*b);
+                            }
+                            Designator::Field(..) => {}
+                        }
+                    }
+                    self.init(it.init);
+                }
+            }
+        }
+    }
+
+    // ----- functions -----
+
+    fn function_def(
+        &mut self,
+        specs: SpecsId,
+        decl: &Declarator,
+        kr_decls: &[DeclId],
+        body: StmtId,
+    ) {
+        let ast = self.ast;
+        let base = self.specs_type(specs, false);
+        let mut params = Vec::new();
+        let mut ty = self.declarator_type(base, decl, Some(&mut params));
+        let sp = ast.spec(specs);
+        let Some(name) = decl.name else {
+            return;
+        };
+        // K&R parameter declarations.
+        let mut kr_types: Vec<(Symbol, TypeId, Loc)> = Vec::new();
+        for &kd in kr_decls {
+            if let DeclKind::Vars { specs, list } = &ast.decl(kd).kind {
+                let b = self.specs_type(*specs, false);
+                for id in list {
+                    let t = self.declarator_type(b, &id.decl, None);
+                    let t = self.adjust_param(t);
+                    if let Some(n) = id.decl.name {
+                        kr_types.push((n, t, id.decl.loc));
+                    }
+                }
+            }
+        }
+        for p in params.iter_mut() {
+            if p.ty == TypeId::ERROR {
+                if let Some(n) = p.name {
+                    p.ty = kr_types
+                        .iter()
+                        .find(|k| k.0 == n)
+                        .map(|k| k.1)
+                        .unwrap_or_else(|| self.types.int(IntKind::Int));
+                }
+            }
+        }
+        let ret = match self.types.func(ty) {
+            Some(f) => f.ret,
+            None => {
+                ty = TypeId::ERROR;
+                TypeId::ERROR
+            }
+        };
+        let storage = sp.storage;
+        if let Some(prev) = self.lookup_current(name) {
+            let p = &self.ords[prev as usize];
+            if matches!(p.kind, OrdKind::Object { defined: true, .. })
+                && self.types.compatible(p.ty, ty)
+                && matches!(self.types.kind(p.ty), Kind::Func(_))
+            {
+                let n = self.name(name);
+                let len = self.sym_len(name);
+                let (pl, pt) = (p.loc, p.ty);
+                self.error(decl.loc, len, format!("redefinition of '{n}'"));
+                let msg = format!(
+                    "previous definition of '{n}' with type '{}'",
+                    self.tname(pt)
+                );
+                self.note(pl, len, msg);
+            }
+        }
+        self.declare(name, ty, storage, decl.loc, true);
+        if let Some(e) = self.lookup_current(name) {
+            if let OrdKind::Object { defined, .. } = &mut self.ords[e as usize].kind {
+                *defined = true;
+            }
+        }
+        self.func = Some(FuncCtx {
+            name,
+            ret,
+            undeclared: Vec::new(),
+            labels: Default::default(),
+            local_labels: Vec::new(),
+            gotos: Vec::new(),
+        });
+        self.push_scope();
+        for p in &params {
+            if let Some(n) = p.name {
+                self.bind(Ordinary {
+                    name: n,
+                    ty: p.ty,
+                    loc: p.loc,
+                    kind: OrdKind::Object {
+                        linkage: Linkage::None,
+                        is_static: false,
+                        defined: true,
+                        implicit: false,
+                    },
+                });
+            }
+        }
+        // `__func__` is declared in the body (C17 6.4.2.2).
+        if let StmtKind::Compound(items) = &ast.stmt(body).kind {
+            for &s in items {
+                self.stmt(s);
+            }
+        } else {
+            self.stmt(body);
+        }
+        self.pop_scope();
+        if let Some(f) = self.func.take() {
+            for (l, loc) in &f.gotos {
+                if !f.labels.contains_key(l) {
+                    let n = self.name(*l);
+                    self.func = Some(FuncCtx {
+                        name: f.name,
+                        ret: f.ret,
+                        undeclared: Vec::new(),
+                        labels: Default::default(),
+                        local_labels: Vec::new(),
+                        gotos: Vec::new(),
+                    });
+                    let len = self.tok_len_at(*loc);
+                    self.error(*loc, len, format!("label '{n}' used but not defined"));
+                    self.func = None;
+                }
+            }
+        }
+    }
+
+    // ----- statements -----
+
+    pub(crate) fn stmt(&mut self, s: StmtId) {
+        let ast = self.ast;
+        let st = ast.stmt(s);
+        match &st.kind {
+            StmtKind::Compound(items) => {
+                self.push_scope();
+                for &i in items {
+                    self.stmt(i);
+                }
+                self.pop_scope();
+            }
+            StmtKind::Decl(d) => {
+                let d = *d;
+                match &ast.decl(d).kind {
+                    DeclKind::Vars { specs, list } => self.vars(*specs, list),
+                    DeclKind::StaticAssert { cond, msg } => {
+                        self.static_assert(ast.decl(d).loc, *cond, *msg)
+                    }
+                    DeclKind::FunctionDef { .. }
+                    | DeclKind::Asm(_)
+                    | DeclKind::Empty
+                    | DeclKind::Error => {}
+                }
+            }
+            StmtKind::LocalLabels(ls) => {
+                if let Some(f) = &mut self.func {
+                    for (l, _) in ls {
+                        f.local_labels.push(*l);
+                    }
+                }
+            }
+            StmtKind::Expr(e) => {
+                if let Some(e) = e {
+                    self.expr(*e);
+                }
+            }
+            StmtKind::If(c, a, b) => {
+                self.expr(*c);
+                self.stmt(*a);
+                if let Some(b) = b {
+                    self.stmt(*b);
+                }
+            }
+            StmtKind::Switch(c, b) | StmtKind::While(c, b) => {
+                self.expr(*c);
+                self.stmt(*b);
+            }
+            StmtKind::DoWhile(b, c) => {
+                self.stmt(*b);
+                self.expr(*c);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                self.push_scope();
+                match init {
+                    ForInit::None => {}
+                    ForInit::Expr(e) => {
+                        self.expr(*e);
+                    }
+                    ForInit::Decl(d) => {
+                        if let DeclKind::Vars { specs, list } = &ast.decl(*d).kind {
+                            self.vars(*specs, list);
+                        }
+                    }
+                }
+                if let Some(c) = cond {
+                    self.expr(*c);
+                }
+                if let Some(x) = step {
+                    self.expr(*x);
+                }
+                self.stmt(*body);
+                self.pop_scope();
+            }
+            StmtKind::Goto(l) => {
+                if let Some(f) = &mut self.func {
+                    f.gotos.push((*l, st.loc));
+                }
+            }
+            StmtKind::GotoComputed(e) => {
+                self.expr(*e);
+            }
+            StmtKind::Continue | StmtKind::Break | StmtKind::Error => {}
+            StmtKind::Return(e) => {
+                if let Some(e) = e {
+                    self.expr(*e);
+                }
+            }
+            StmtKind::Label(l, _, b) => {
+                let dup = match &mut self.func {
+                    // Local labels (`__label__`) are scoped to their block; not checked yet.
+                    Some(f) if f.local_labels.contains(l) => {
+                        f.labels.insert(*l, st.loc);
+                        None
+                    }
+                    Some(f) => f.labels.insert(*l, st.loc),
+                    None => None,
+                };
+                if let Some(prev) = dup {
+                    let n = self.name(*l);
+                    let len = self.sym_len(*l);
+                    // Local labels declared by `__label__` are defined once.
+                    self.error(st.loc, len, format!("duplicate label '{n}'"));
+                    self.note(
+                        prev,
+                        len,
+                        format!("previous definition of '{n}' with type 'void'"),
+                    );
+                }
+                self.stmt(*b);
+            }
+            StmtKind::Case(a, b, body) => {
+                self.expr(*a);
+                self.eval(*a);
+                if let Some(b) = b {
+                    self.expr(*b);
+                    self.eval(*b);
+                }
+                self.stmt(*body);
+            }
+            StmtKind::Default(b) => self.stmt(*b),
+            StmtKind::Asm(a) => {
+                for op in a.outputs.iter().chain(&a.inputs) {
+                    self.expr(op.expr);
+                }
+            }
+        }
+    }
+}
+
+use super::types::FloatK;
+
+fn attr_name(a: &Attr, interner: &crate::token::Interner) -> String {
+    let s = interner.str(a.name);
+    let s = s
+        .strip_prefix("__")
+        .and_then(|x| x.strip_suffix("__"))
+        .unwrap_or(&s);
+    s.to_string()
+}
+
+fn has_attr(attrs: &[Attr], name: &str, interner: &crate::token::Interner) -> bool {
+    attrs.iter().any(|a| attr_name(a, interner) == name)
+}
+
+/// Attributes whose meaning changes the type in ways this slice does not model yet: the
+/// type becomes erroneous (silent) rather than wrong.
+fn attrs_change_type(attrs: &[Attr], interner: &crate::token::Interner) -> bool {
+    attrs.iter().any(|a| {
+        matches!(
+            attr_name(a, interner).as_str(),
+            "vector_size" | "mode" | "transparent_union" | "ext_vector_type"
+        )
+    })
+}
+
+/// `aligned(N)` with a literal N, or plain `aligned` (the target's biggest alignment).
+fn attr_align(s: &Sema, attrs: &[Attr]) -> Option<u32> {
+    let mut best: Option<u32> = None;
+    for a in attrs {
+        if attr_name(a, &s.pp.interner) != "aligned" {
+            continue;
+        }
+        let v = match a.args {
+            None => s.types.machine.data_model.biggest_align,
+            Some((b, e)) if e == b + 1 && s.ast.tokens[b as usize].kind == T::Int => {
+                let t = &s.ast.tokens[b as usize];
+                s.ast.lits.ints[t.lit as usize].value as u32
+            }
+            _ => continue,
+        };
+        best = Some(best.map_or(v, |x| x.max(v)));
+    }
+    best
+}

@@ -1,0 +1,998 @@
+//! Expression typing (promotions, usual arithmetic conversions, lvalues, pointer
+//! arithmetic, calls against prototypes) and integer constant expression evaluation.
+
+use super::types::{ArrLen, FloatK, Kind, TypeId};
+use super::{Linkage, OrdKind, Ordinary, Sema};
+use crate::parse::ast::*;
+use crate::parse::ctok::{Enc, FloatSuffix};
+use neverc_abi::IntKind;
+use neverc_target::IntType;
+
+fn int_type_kind(t: IntType) -> IntKind {
+    match t {
+        IntType::SChar => IntKind::SChar,
+        IntType::UChar => IntKind::UChar,
+        IntType::Short => IntKind::Short,
+        IntType::UShort => IntKind::UShort,
+        IntType::Int => IntKind::Int,
+        IntType::UInt => IntKind::UInt,
+        IntType::Long => IntKind::Long,
+        IntType::ULong => IntKind::ULong,
+        IntType::LongLong => IntKind::LongLong,
+        IntType::ULongLong => IntKind::ULongLong,
+    }
+}
+
+impl<'a> Sema<'a> {
+    pub(crate) fn size_t(&mut self) -> TypeId {
+        let k = int_type_kind(self.types.machine.data_model.size_type);
+        self.types.int(k)
+    }
+    fn ptrdiff_t(&mut self) -> TypeId {
+        let k = int_type_kind(self.types.machine.data_model.ptrdiff_type);
+        self.types.int(k)
+    }
+    fn int_t(&mut self) -> TypeId {
+        self.types.int(IntKind::Int)
+    }
+
+    /// Types an expression (and everything in it), records and returns its type.
+    pub(crate) fn expr(&mut self, e: ExprId) -> TypeId {
+        if self.pp.diags.stop {
+            return TypeId::ERROR;
+        }
+        let t = self.expr_inner(e);
+        self.expr_types[e.0 as usize] = t;
+        t
+    }
+
+    /// The type of `e` after lvalue conversion and decay.
+    fn rvalue(&mut self, e: ExprId) -> TypeId {
+        let t = self.expr(e);
+        self.types.decay(t)
+    }
+
+    fn int_lit_type(&mut self, i: u32) -> TypeId {
+        use IntKind::*;
+        let lit = &self.ast.lits.ints[i as usize];
+        let (v, nd, u, longs) = (lit.value, lit.non_decimal, lit.unsigned, lit.longs);
+        let imag = lit.imaginary;
+        let mut cands: Vec<IntKind> = Vec::new();
+        let c99 = self.pp.opts.std.version >= 199901;
+        match (longs, u) {
+            (0, false) => {
+                cands.push(Int);
+                if nd {
+                    cands.push(UInt);
+                }
+                cands.push(Long);
+                if nd || !c99 {
+                    cands.push(ULong);
+                }
+                cands.push(LongLong);
+                cands.push(ULongLong);
+            }
+            (0, true) => cands.extend([UInt, ULong, ULongLong]),
+            (1, false) => {
+                cands.push(Long);
+                if nd || !c99 {
+                    cands.push(ULong);
+                }
+                cands.extend([LongLong, ULongLong]);
+            }
+            (1, true) => cands.extend([ULong, ULongLong]),
+            (_, false) => {
+                cands.push(LongLong);
+                cands.push(ULongLong);
+            }
+            (_, true) => cands.push(ULongLong),
+        }
+        let mut kind = ULongLong;
+        for k in cands {
+            let bits = self.types.int_bits(k);
+            let max: u128 = if self.types.is_signed_kind(k) {
+                (1u128 << (bits - 1)) - 1
+            } else if bits >= 128 {
+                u128::MAX
+            } else {
+                (1u128 << bits) - 1
+            };
+            if v <= max {
+                kind = k;
+                break;
+            }
+        }
+        let t = self.types.int(kind);
+        if imag {
+            self.types.intern(Kind::Complex(t), 0)
+        } else {
+            t
+        }
+    }
+
+    fn float_lit_type(&mut self, i: u32) -> TypeId {
+        let lit = &self.ast.lits.floats[i as usize];
+        let f = match lit.suffix {
+            FloatSuffix::None => FloatK::Double,
+            FloatSuffix::F => FloatK::Float,
+            FloatSuffix::L => FloatK::LongDouble,
+            FloatSuffix::FN(n, x) => FloatK::FloatN(n, x),
+            FloatSuffix::Q => FloatK::Float128,
+            FloatSuffix::W => FloatK::Float80,
+            FloatSuffix::D(n) => FloatK::Decimal(n),
+        };
+        let imag = lit.imaginary;
+        let t = self.types.intern(Kind::Float(f), 0);
+        if imag {
+            self.types.intern(Kind::Complex(t), 0)
+        } else {
+            t
+        }
+    }
+
+    fn enc_type(&mut self, enc: Enc, string: bool) -> TypeId {
+        let dm = self.types.machine.data_model;
+        let k = match enc {
+            Enc::None => {
+                if string {
+                    IntKind::Char
+                } else {
+                    IntKind::Int
+                }
+            }
+            Enc::Utf8 => {
+                if string {
+                    IntKind::Char
+                } else if self.c2x() {
+                    IntKind::UChar
+                } else {
+                    IntKind::Int
+                }
+            }
+            Enc::Utf16 => IntKind::UShort,
+            Enc::Utf32 => IntKind::UInt,
+            Enc::Wide => int_type_kind(dm.wchar_type),
+        };
+        self.types.int(k)
+    }
+
+    /// Is the expression an lvalue (C17 6.3.2.1)?
+    fn is_lvalue(&self, e: ExprId) -> bool {
+        let t = self.expr_types[e.0 as usize];
+        if self.types.is_error(t) {
+            return true;
+        }
+        match &self.ast.expr(e).kind {
+            ExprKind::Ident(_) => !matches!(self.types.kind(t), Kind::Func(_)),
+            ExprKind::Paren(x) | ExprKind::Unary(UnOp::Extension, x) => self.is_lvalue(*x),
+            ExprKind::Unary(UnOp::Deref, _)
+            | ExprKind::Index(..)
+            | ExprKind::Str(_)
+            | ExprKind::CompoundLit(..) => true,
+            ExprKind::Unary(UnOp::Real | UnOp::Imag, x) => self.is_lvalue(*x),
+            ExprKind::Member { base, arrow, .. } => *arrow || self.is_lvalue(*base),
+            ExprKind::Generic(..) | ExprKind::ChooseExpr(..) => true,
+            ExprKind::Error => true,
+            _ => false,
+        }
+    }
+
+    /// Reports at the operator (`at`, gcc's place) when operand `e` is not an lvalue.
+    fn require_lvalue(&mut self, e: ExprId, at: ExprId, what: &str) {
+        if !self.is_lvalue(e) {
+            let loc = self.ast.expr(at).loc;
+            let len = self.tok_len_at(loc);
+            self.error(loc, len, format!("lvalue required as {what}"));
+        }
+    }
+
+    fn expr_inner(&mut self, e: ExprId) -> TypeId {
+        let ast = self.ast;
+        let ex = ast.expr(e);
+        match &ex.kind {
+            ExprKind::Ident(s) => self.ident(*s, ex.loc, false),
+            ExprKind::Int(i) => self.int_lit_type(*i),
+            ExprKind::Float(i) => self.float_lit_type(*i),
+            ExprKind::Char(i) => {
+                let enc = ast.lits.chars[*i as usize].enc;
+                self.enc_type(enc, false)
+            }
+            ExprKind::Str(i) => {
+                let s = &ast.lits.strs[*i as usize];
+                let n = s.units.len() as u64 + 1;
+                let c = self.enc_type(s.enc, true);
+                self.types.intern(Kind::Array(c, ArrLen::Fixed(n)), 0)
+            }
+            ExprKind::BoolLit(_) => self.types.intern(Kind::Bool, 0),
+            ExprKind::Nullptr => {
+                let v = self.types.void();
+                self.types.pointer(v)
+            }
+            ExprKind::Paren(x) => self.expr(*x),
+            ExprKind::Unary(op, x) => self.unary(*op, *x, e),
+            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b),
+            ExprKind::Assign(op, a, b) => {
+                let lt = self.expr(*a);
+                let rt = self.rvalue(*b);
+                if let Some(op) = op {
+                    let _ = self.binary_types(*op, lt, rt);
+                }
+                self.require_lvalue(*a, e, "left operand of assignment");
+                if matches!(self.types.kind(lt), Kind::Array(..)) && self.is_lvalue(*a) {
+                    let loc = ex.loc;
+                    let len = self.tok_len_at(loc);
+                    self.error(loc, len, "assignment to expression with array type");
+                }
+                self.types.unqual(lt)
+            }
+            ExprKind::Cond(c, a, b) => {
+                let ct = self.rvalue(*c);
+                let at = match a {
+                    Some(a) => self.rvalue(*a),
+                    None => ct,
+                };
+                let bt = self.rvalue(*b);
+                self.cond_type(at, bt, a.unwrap_or(*c), *b)
+            }
+            ExprKind::Comma(a, b) => {
+                self.expr(*a);
+                self.rvalue(*b)
+            }
+            ExprKind::Call(f, args) => self.call(*f, args),
+            ExprKind::Index(a, b) => {
+                let at = self.rvalue(*a);
+                let bt = self.rvalue(*b);
+                match (self.types.pointee(at), self.types.pointee(bt)) {
+                    (Some(p), _) | (None, Some(p)) => p,
+                    _ => TypeId::ERROR,
+                }
+            }
+            ExprKind::Member { base, name, arrow } => {
+                let bt = if *arrow {
+                    let t = self.rvalue(*base);
+                    match self.types.pointee(t) {
+                        Some(p) => p,
+                        None => return TypeId::ERROR,
+                    }
+                } else {
+                    self.expr(*base)
+                };
+                self.member(bt, *name, ex.loc)
+            }
+            ExprKind::Cast(tn, x) => {
+                self.rvalue(*x);
+                let t = self.type_name(*tn);
+                self.types.unqual(t)
+            }
+            ExprKind::CompoundLit(tn, init) => {
+                let mut t = self.type_name(*tn);
+                if let Kind::Array(el, ArrLen::Unknown) = *self.types.kind(t) {
+                    if let Some(n) = self.init_len(el, *init) {
+                        let q = self.types.quals(t);
+                        t = self.types.intern(Kind::Array(el, ArrLen::Fixed(n)), q);
+                    }
+                }
+                self.init(*init);
+                t
+            }
+            ExprKind::SizeofExpr(x) => {
+                self.depth += 1;
+                self.expr(*x);
+                self.depth -= 1;
+                self.size_t()
+            }
+            ExprKind::SizeofType(tn) | ExprKind::AlignofType(tn) => {
+                self.type_name(*tn);
+                self.size_t()
+            }
+            ExprKind::AlignofExpr(x) => {
+                self.depth += 1;
+                self.expr(*x);
+                self.depth -= 1;
+                self.size_t()
+            }
+            ExprKind::Generic(c, assocs) => {
+                self.depth += 1;
+                let ct = self.rvalue(*c);
+                self.depth -= 1;
+                let mut chosen = None;
+                let mut default = None;
+                for (tn, x) in assocs {
+                    let xt = self.expr(*x);
+                    match tn {
+                        Some(tn) => {
+                            let t = self.type_name(*tn);
+                            if chosen.is_none() && self.types.compatible(ct, t) {
+                                chosen = Some((xt, *x));
+                            }
+                        }
+                        None => default = Some((xt, *x)),
+                    }
+                }
+                match chosen.or(default) {
+                    Some((t, x)) => {
+                        self.generic_choice.insert(e, x);
+                        t
+                    }
+                    None => TypeId::ERROR,
+                }
+            }
+            ExprKind::StmtExpr(s) => {
+                let StmtKind::Compound(items) = &ast.stmt(*s).kind else {
+                    self.stmt(*s);
+                    return TypeId::ERROR;
+                };
+                self.push_scope();
+                let mut t = self.types.void();
+                for (i, &st) in items.iter().enumerate() {
+                    if i + 1 == items.len() {
+                        if let StmtKind::Expr(Some(x)) = ast.stmt(st).kind {
+                            t = self.rvalue(x);
+                            continue;
+                        }
+                    }
+                    self.stmt(st);
+                }
+                self.pop_scope();
+                t
+            }
+            ExprKind::LabelAddr(_) => {
+                let v = self.types.void();
+                self.types.pointer(v)
+            }
+            ExprKind::VaArg(x, tn) => {
+                self.expr(*x);
+                self.type_name(*tn)
+            }
+            ExprKind::Offsetof(tn, ds) => {
+                self.type_name(*tn);
+                for d in ds {
+                    if let Designator::Index(x) = d {
+                        self.expr(*x);
+                    }
+                }
+                self.size_t()
+            }
+            ExprKind::TypesCompatible(a, b) => {
+                self.type_name(*a);
+                self.type_name(*b);
+                self.int_t()
+            }
+            ExprKind::ChooseExpr(c, a, b) => {
+                self.expr(*c);
+                let at = self.expr(*a);
+                let bt = self.expr(*b);
+                match self.eval(*c) {
+                    Some(0) => bt,
+                    Some(_) => at,
+                    None => TypeId::ERROR,
+                }
+            }
+            ExprKind::Error => TypeId::ERROR,
+        }
+    }
+
+    fn is_builtin_name(&self, s: &str) -> bool {
+        s.starts_with("__builtin")
+            || s.starts_with("__sync_")
+            || s.starts_with("__atomic_")
+            || s.starts_with("__c11_atomic")
+            || s.starts_with("__ia32_")
+    }
+
+    /// An identifier's type; `callee`: in call position, where an undeclared name is an
+    /// implicit function declaration.
+    fn ident(&mut self, s: crate::token::Symbol, loc: crate::source::Loc, callee: bool) -> TypeId {
+        if let Some(o) = self.lookup(s) {
+            let o = &self.ords[o as usize];
+            return match o.kind {
+                OrdKind::Typedef => TypeId::ERROR,
+                _ => o.ty,
+            };
+        }
+        let n = self.name(s);
+        if let (true, Some(f)) = (
+            matches!(
+                n.as_str(),
+                "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
+            ),
+            &self.func,
+        ) {
+            let fname = f.name;
+            let len = self.sym_len(fname) as u64 + 1;
+            let c = self.types.int(IntKind::Char);
+            let c = self.types.add_quals(c, qual::CONST);
+            return self.types.intern(Kind::Array(c, ArrLen::Fixed(len)), 0);
+        }
+        if self.is_builtin_name(&n) {
+            return TypeId::ERROR;
+        }
+        if callee && self.func.is_some() {
+            return self.implicit_decl(s, loc);
+        }
+        self.undeclared(s, loc);
+        TypeId::ERROR
+    }
+
+    fn implicit_decl(&mut self, s: crate::token::Symbol, loc: crate::source::Loc) -> TypeId {
+        let n = self.name(s);
+        let len = self.sym_len(s);
+        // A block-scope or earlier implicit declaration with linkage.
+        if let Some(&o) = self.externs.get(&s) {
+            let t = self.ords[o as usize].ty;
+            self.scopes.last_mut().unwrap().ord.insert(s, o);
+            return t;
+        }
+        let c99 = self.pp.opts.std.version >= 199901;
+        let p = &self.pp.diags.policy;
+        if c99
+            || p.enabled.contains("implicit-function-declaration")
+            || p.enabled.contains("implicit")
+            || p.enabled.contains("all")
+        {
+            self.warning(
+                loc,
+                len,
+                format!("implicit declaration of function '{n}'"),
+                "implicit-function-declaration",
+            );
+        }
+        let int = self.int_t();
+        let ft = self.types.intern(
+            Kind::Func(super::types::FuncTy {
+                ret: int,
+                params: Vec::new(),
+                variadic: false,
+                proto: false,
+            }),
+            0,
+        );
+        let id = self.bind(Ordinary {
+            name: s,
+            ty: ft,
+            loc,
+            kind: OrdKind::Object {
+                linkage: Linkage::External,
+                is_static: true,
+                defined: false,
+                implicit: true,
+            },
+        });
+        self.externs.insert(s, id);
+        ft
+    }
+
+    fn unary(&mut self, op: UnOp, x: ExprId, at: ExprId) -> TypeId {
+        match op {
+            UnOp::Plus | UnOp::Neg | UnOp::BitNot => {
+                let t = self.rvalue(x);
+                self.types.promote(t)
+            }
+            UnOp::Not => {
+                self.rvalue(x);
+                self.int_t()
+            }
+            UnOp::Deref => {
+                let t = self.rvalue(x);
+                match self.types.pointee(t) {
+                    Some(p) => p,
+                    None => TypeId::ERROR,
+                }
+            }
+            UnOp::Addr => {
+                let t = self.expr(x);
+                if self.types.is_error(t) {
+                    return t;
+                }
+                let ok = self.is_lvalue(x) || matches!(self.types.kind(t), Kind::Func(_));
+                if !ok {
+                    self.require_lvalue(x, at, "unary '&' operand");
+                }
+                self.types.pointer(t)
+            }
+            UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => {
+                let t = self.expr(x);
+                let what = if matches!(op, UnOp::PreInc | UnOp::PostInc) {
+                    "increment operand"
+                } else {
+                    "decrement operand"
+                };
+                self.require_lvalue(x, at, what);
+                self.types.unqual(t)
+            }
+            UnOp::Real | UnOp::Imag => {
+                let t = self.rvalue(x);
+                match self.types.kind(t) {
+                    Kind::Complex(r) => *r,
+                    _ => t,
+                }
+            }
+            UnOp::Extension => self.expr(x),
+        }
+    }
+
+    fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId) -> TypeId {
+        let at = self.rvalue(a);
+        let bt = self.rvalue(b);
+        self.binary_types(op, at, bt)
+    }
+
+    fn binary_types(&mut self, op: BinOp, at: TypeId, bt: TypeId) -> TypeId {
+        use BinOp::*;
+        let at = self.types.decay(at);
+        let bt = self.types.decay(bt);
+        if self.types.is_error(at) || self.types.is_error(bt) {
+            return match op {
+                Lt | Gt | Le | Ge | Eq | Ne | And | Or => self.int_t(),
+                _ => TypeId::ERROR,
+            };
+        }
+        match op {
+            Lt | Gt | Le | Ge | Eq | Ne | And | Or => self.int_t(),
+            Shl | Shr => self.types.promote(at),
+            Add => match (self.types.pointee(at), self.types.pointee(bt)) {
+                (Some(_), None) => at,
+                (None, Some(_)) => bt,
+                _ => self.types.usual(at, bt).unwrap_or(TypeId::ERROR),
+            },
+            Sub => match (self.types.pointee(at), self.types.pointee(bt)) {
+                (Some(_), Some(_)) => self.ptrdiff_t(),
+                (Some(_), None) => at,
+                _ => self.types.usual(at, bt).unwrap_or(TypeId::ERROR),
+            },
+            Mul | Div | Mod | BitAnd | BitOr | BitXor => {
+                self.types.usual(at, bt).unwrap_or(TypeId::ERROR)
+            }
+        }
+    }
+
+    fn is_null_constant(&mut self, e: ExprId) -> bool {
+        let t = self.expr_types[e.0 as usize];
+        if self.types.is_integer(t) {
+            return self.eval(e) == Some(0);
+        }
+        if let Some(p) = self.types.pointee(t) {
+            if self.types.is_void(p) && self.types.quals(p) == 0 {
+                let mut x = e;
+                while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+                    x = y;
+                }
+                if let ExprKind::Cast(_, y) = self.ast.expr(x).kind {
+                    return self.eval(y) == Some(0);
+                }
+            }
+        }
+        false
+    }
+
+    fn cond_type(&mut self, at: TypeId, bt: TypeId, a: ExprId, b: ExprId) -> TypeId {
+        if self.types.is_error(at) || self.types.is_error(bt) {
+            return TypeId::ERROR;
+        }
+        if self.types.is_arith(at) && self.types.is_arith(bt) {
+            return self.types.usual(at, bt).unwrap_or(TypeId::ERROR);
+        }
+        if self.types.is_void(at) || self.types.is_void(bt) {
+            return self.types.void();
+        }
+        match (self.types.pointee(at), self.types.pointee(bt)) {
+            (Some(p), Some(q)) => {
+                if self.is_null_constant(a) {
+                    return bt;
+                }
+                if self.is_null_constant(b) {
+                    return at;
+                }
+                let qs = self.types.quals(p) | self.types.quals(q);
+                let base = if self.types.is_void(p) || self.types.is_void(q) {
+                    self.types.void()
+                } else if self.types.compatible_unqual(p, q) {
+                    let (pu, qu) = (self.types.unqual(p), self.types.unqual(q));
+                    self.types.composite(pu, qu)
+                } else {
+                    p
+                };
+                let base = self.types.add_quals(base, qs);
+                self.types.pointer(base)
+            }
+            (Some(_), None) => at,
+            (None, Some(_)) => bt,
+            _ => {
+                if self.types.compatible_unqual(at, bt) {
+                    self.types.unqual(at)
+                } else {
+                    TypeId::ERROR
+                }
+            }
+        }
+    }
+
+    fn call(&mut self, f: ExprId, args: &[ExprId]) -> TypeId {
+        let ast = self.ast;
+        let fe = ast.expr(f);
+        let ft = if let ExprKind::Ident(s) = fe.kind {
+            let t = self.ident(s, fe.loc, true);
+            self.expr_types[f.0 as usize] = t;
+            t
+        } else {
+            self.expr(f)
+        };
+        for &a in args {
+            self.rvalue(a);
+        }
+        let ft = self.types.decay(ft);
+        let Some(fnt) = self.types.pointee(ft) else {
+            return TypeId::ERROR;
+        };
+        let Some(func) = self.types.func(fnt).cloned() else {
+            return TypeId::ERROR;
+        };
+        if func.proto {
+            let n = func.params.len();
+            let too_many = args.len() > n && !func.variadic;
+            let too_few = args.len() < n;
+            if too_many || too_few {
+                if let ExprKind::Ident(s) = fe.kind {
+                    if let Some(o) = self.lookup(s) {
+                        let decl_loc = self.ords[o as usize].loc;
+                        let name = self.name(s);
+                        let len = self.sym_len(s);
+                        let w = if too_many { "many" } else { "few" };
+                        self.error(
+                            fe.loc,
+                            len,
+                            format!("too {w} arguments to function '{name}'"),
+                        );
+                        self.note(decl_loc, len, "declared here");
+                    }
+                }
+            }
+        }
+        self.types.unqual(func.ret)
+    }
+
+    /// Finds a member by name, looking into anonymous members.
+    fn find_member(&self, rec: u32, name: crate::token::Symbol) -> Option<TypeId> {
+        let info = &self.types.records[rec as usize];
+        for m in &info.members {
+            if m.name == Some(name) {
+                return Some(m.ty);
+            }
+            if m.name.is_none() {
+                if let Kind::Record(r) = self.types.kind(m.ty) {
+                    if let Some(t) = self.find_member(*r, name) {
+                        return Some(t);
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    fn member(
+        &mut self,
+        bt: TypeId,
+        name: crate::token::Symbol,
+        loc: crate::source::Loc,
+    ) -> TypeId {
+        let Kind::Record(r) = *self.types.kind(bt) else {
+            return TypeId::ERROR;
+        };
+        let info = &self.types.records[r as usize];
+        if !info.complete || info.members.iter().any(|m| self.types.is_error(m.ty)) {
+            return TypeId::ERROR;
+        }
+        match self.find_member(r, name) {
+            Some(t) => {
+                let q = self.types.quals(bt);
+                self.types.add_quals(t, q)
+            }
+            None => {
+                let ub = self.types.unqual(bt);
+                let rn = self.tname(ub);
+                let n = self.name(name);
+                self.error(loc, 1, format!("'{rn}' has no member named '{n}'"));
+                TypeId::ERROR
+            }
+        }
+    }
+
+    // ----- constant expressions -----
+
+    /// Wraps a value to the width and signedness of an integer type.
+    fn wrap(&self, v: i128, t: TypeId) -> i128 {
+        if matches!(self.types.kind(t), Kind::Bool) {
+            return (v != 0) as i128;
+        }
+        let Some(k) = self.types.int_kind(t) else {
+            return v;
+        };
+        let bits = self.types.int_bits(k);
+        if bits >= 128 {
+            return v;
+        }
+        let m = (1i128 << bits) - 1;
+        let u = v & m;
+        if self.types.is_signed_kind(k) && u >> (bits - 1) & 1 == 1 {
+            u - (1i128 << bits)
+        } else {
+            u
+        }
+    }
+
+    /// Evaluates an integer constant expression (with gcc's folding of a few more forms);
+    /// None when it is not one. The expression must have been typed.
+    pub(crate) fn eval(&mut self, e: ExprId) -> Option<i128> {
+        if let Some(&v) = self.values.get(&e) {
+            return Some(v);
+        }
+        let v = self.eval_inner(e)?;
+        let t = self.expr_types[e.0 as usize];
+        let v = if self.types.is_integer(t) {
+            self.wrap(v, t)
+        } else {
+            v
+        };
+        self.values.insert(e, v);
+        Some(v)
+    }
+
+    fn eval_inner(&mut self, e: ExprId) -> Option<i128> {
+        let ast = self.ast;
+        let ty = self.expr_types[e.0 as usize];
+        match &ast.expr(e).kind {
+            ExprKind::Int(i) => {
+                let l = &ast.lits.ints[*i as usize];
+                if l.imaginary {
+                    return None;
+                }
+                Some(l.value as i128)
+            }
+            ExprKind::Char(i) => Some(ast.lits.chars[*i as usize].value as i128),
+            ExprKind::BoolLit(b) => Some(*b as i128),
+            ExprKind::Ident(s) => match self.lookup(*s).map(|o| &self.ords[o as usize].kind) {
+                Some(OrdKind::EnumConst(v)) => Some(*v),
+                _ => None,
+            },
+            ExprKind::Paren(x) | ExprKind::Unary(UnOp::Extension | UnOp::Plus, x) => self.eval(*x),
+            ExprKind::Unary(UnOp::Neg, x) => Some(self.eval(*x)?.wrapping_neg()),
+            ExprKind::Unary(UnOp::BitNot, x) => Some(!self.eval(*x)?),
+            ExprKind::Unary(UnOp::Not, x) => Some((self.eval(*x)? == 0) as i128),
+            ExprKind::Binary(op, a, b) => {
+                use BinOp::*;
+                if *op == And {
+                    let x = self.eval(*a)?;
+                    if x == 0 {
+                        return Some(0);
+                    }
+                    return Some((self.eval(*b)? != 0) as i128);
+                }
+                if *op == Or {
+                    let x = self.eval(*a)?;
+                    if x != 0 {
+                        return Some(1);
+                    }
+                    return Some((self.eval(*b)? != 0) as i128);
+                }
+                let x = self.eval(*a)?;
+                let y = self.eval(*b)?;
+                let at = self.expr_types[a.0 as usize];
+                let bt = self.expr_types[b.0 as usize];
+                if !self.types.is_integer(at) || !self.types.is_integer(bt) {
+                    return None;
+                }
+                // Operands converted to the common type (comparisons and arithmetic).
+                let ct = match op {
+                    Shl | Shr => ty,
+                    _ => self.types.usual(at, bt)?,
+                };
+                let (x, y) = match op {
+                    Shl | Shr => (self.wrap(x, ct), y),
+                    _ => (self.wrap(x, ct), self.wrap(y, ct)),
+                };
+                let unsigned = !self.types.is_signed(ct);
+                let (ux, uy) = (x as u128, y as u128);
+                Some(match op {
+                    Mul => x.wrapping_mul(y),
+                    Div => {
+                        if y == 0 {
+                            return None;
+                        }
+                        if unsigned {
+                            (ux / uy) as i128
+                        } else {
+                            x.wrapping_div(y)
+                        }
+                    }
+                    Mod => {
+                        if y == 0 {
+                            return None;
+                        }
+                        if unsigned {
+                            (ux % uy) as i128
+                        } else {
+                            x.wrapping_rem(y)
+                        }
+                    }
+                    Add => x.wrapping_add(y),
+                    Sub => x.wrapping_sub(y),
+                    Shl => {
+                        if !(0..128).contains(&y) {
+                            return None;
+                        }
+                        x.wrapping_shl(y as u32)
+                    }
+                    Shr => {
+                        if !(0..128).contains(&y) {
+                            return None;
+                        }
+                        x >> y
+                    }
+                    Lt | Gt | Le | Ge => {
+                        let r = if unsigned {
+                            let (ux, uy) = (self.as_unsigned(x, ct), self.as_unsigned(y, ct));
+                            match op {
+                                Lt => ux < uy,
+                                Gt => ux > uy,
+                                Le => ux <= uy,
+                                _ => ux >= uy,
+                            }
+                        } else {
+                            match op {
+                                Lt => x < y,
+                                Gt => x > y,
+                                Le => x <= y,
+                                _ => x >= y,
+                            }
+                        };
+                        r as i128
+                    }
+                    Eq => (x == y) as i128,
+                    Ne => (x != y) as i128,
+                    BitAnd => x & y,
+                    BitOr => x | y,
+                    BitXor => x ^ y,
+                    And | Or => unreachable!(),
+                })
+            }
+            ExprKind::Cond(c, a, b) => {
+                let c = self.eval(*c)?;
+                let x = match (c != 0, a) {
+                    (true, Some(a)) => self.eval(*a)?,
+                    (true, None) => c,
+                    (false, _) => self.eval(*b)?,
+                };
+                let at = a.map(|a| self.expr_types[a.0 as usize]);
+                let _ = at;
+                Some(x)
+            }
+            ExprKind::Cast(_, x) => {
+                if !self.types.is_integer(ty) {
+                    return None;
+                }
+                let xt = self.expr_types[x.0 as usize];
+                if self.types.is_integer(xt) {
+                    return self.eval(*x);
+                }
+                let mut y = *x;
+                while let ExprKind::Paren(z) = ast.expr(y).kind {
+                    y = z;
+                }
+                if let ExprKind::Float(i) = ast.expr(y).kind {
+                    let v = ast.lits.floats[i as usize].value;
+                    if v.is_finite() && v.abs() < 1.7e38 {
+                        return Some(v.trunc() as i128);
+                    }
+                }
+                None
+            }
+            ExprKind::SizeofExpr(x) => {
+                let t = self.expr_types[x.0 as usize];
+                self.types.size_align(t).map(|s| s.0 as i128)
+            }
+            ExprKind::SizeofType(tn) => {
+                let t = self.type_name_cached(*tn);
+                self.types.size_align(t).map(|s| s.0 as i128)
+            }
+            ExprKind::AlignofExpr(x) => {
+                let t = self.expr_types[x.0 as usize];
+                self.types.size_align(t).map(|s| s.1 as i128)
+            }
+            ExprKind::AlignofType(tn) => {
+                let t = self.type_name_cached(*tn);
+                self.types.size_align(t).map(|s| s.1 as i128)
+            }
+            ExprKind::TypesCompatible(a, b) => {
+                let a = self.type_name_cached(*a);
+                let b = self.type_name_cached(*b);
+                let (a, b) = (self.types.unqual(a), self.types.unqual(b));
+                Some(self.types.compatible(a, b) as i128)
+            }
+            ExprKind::Generic(..) => {
+                let x = *self.generic_choice.get(&e)?;
+                self.eval(x)
+            }
+            ExprKind::ChooseExpr(c, a, b) => {
+                if self.eval(*c)? != 0 {
+                    self.eval(*a)
+                } else {
+                    self.eval(*b)
+                }
+            }
+            ExprKind::Offsetof(tn, ds) => {
+                let t = self.type_name_cached(*tn);
+                self.offsetof(t, ds)
+            }
+            _ => None,
+        }
+    }
+
+    fn as_unsigned(&self, v: i128, t: TypeId) -> u128 {
+        let bits = self
+            .types
+            .int_kind(t)
+            .map_or(128, |k| self.types.int_bits(k));
+        if bits >= 128 {
+            v as u128
+        } else {
+            (v as u128) & ((1u128 << bits) - 1)
+        }
+    }
+
+    /// The type a type name denotes, re-resolved for evaluation (types are interned, so
+    /// resolving again gives the same id; tags already exist).
+    fn type_name_cached(&mut self, tn: TypeNameId) -> TypeId {
+        self.tn_cache.get(&tn).copied().unwrap_or(TypeId::ERROR)
+    }
+
+    fn offsetof(&mut self, t: TypeId, ds: &[Designator]) -> Option<i128> {
+        let mut cur = t;
+        let mut off: i128 = 0;
+        for d in ds {
+            match d {
+                Designator::Field(name, _) => {
+                    let (o, ft) = self.member_offset(cur, *name)?;
+                    off += o as i128;
+                    cur = ft;
+                }
+                Designator::Index(x) => {
+                    let i = self.eval(*x)?;
+                    let Kind::Array(e, _) = *self.types.kind(cur) else {
+                        return None;
+                    };
+                    off += i * self.types.size_align(e)?.0 as i128;
+                    cur = e;
+                }
+                Designator::Range(..) => return None,
+            }
+        }
+        Some(off)
+    }
+
+    /// Byte offset and type of a named member (searching anonymous members).
+    fn member_offset(&self, t: TypeId, name: crate::token::Symbol) -> Option<(u64, TypeId)> {
+        let Kind::Record(r) = *self.types.kind(t) else {
+            return None;
+        };
+        let abi = self.types.to_abi(t)?;
+        let neverc_abi::Type::Record(rec) = &abi else {
+            return None;
+        };
+        let lay = neverc_abi::record_layout(rec, self.types.machine);
+        let info = &self.types.records[r as usize];
+        for (i, m) in info.members.iter().enumerate() {
+            if m.name == Some(name) {
+                if m.bits.is_some() {
+                    return None;
+                }
+                return Some((lay.fields[i].offset(), m.ty));
+            }
+            if m.name.is_none() && m.bits.is_none() {
+                if let Some((o, ft)) = self.member_offset(m.ty, name) {
+                    return Some((lay.fields[i].offset() + o, ft));
+                }
+            }
+        }
+        None
+    }
+}

@@ -1,0 +1,291 @@
+//! Semantic analysis: types of declarations and expressions, scopes (ordinary identifiers
+//! and tags per block, file and prototype scope; labels per function), linkage,
+//! tentative definitions, redeclaration compatibility, and integer constant expressions,
+//! with gcc's diagnostics. The result is the type table and a type per expression.
+
+mod decl;
+mod expr;
+pub mod types;
+
+use crate::diag::Diagnostic;
+use crate::parse::ast::{Ast, ExprId};
+use crate::pp::Preprocessor;
+use crate::source::Loc;
+use crate::token::{FxHashMap, Symbol};
+use neverc_abi::Machine;
+pub use types::{ArrLen, FloatK, FuncTy, Kind, TypeId, TypeTable};
+
+/// What semantic analysis hands on: the types, each expression's type (indexed by
+/// [`ExprId`]) and the values of the integer constant expressions it evaluated.
+pub struct Typed {
+    pub types: TypeTable,
+    pub expr_types: Vec<TypeId>,
+    pub values: FxHashMap<ExprId, i128>,
+}
+
+impl Typed {
+    pub fn expr_type(&self, e: ExprId) -> TypeId {
+        self.expr_types[e.0 as usize]
+    }
+}
+
+/// Linkage of an identifier (C17 6.2.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Linkage {
+    None,
+    Internal,
+    External,
+}
+
+/// An ordinary identifier's meaning.
+#[derive(Clone, Debug)]
+pub enum OrdKind {
+    /// An object or function.
+    Object {
+        linkage: Linkage,
+        /// Static storage duration.
+        is_static: bool,
+        /// Has a definition (initialiser or body).
+        defined: bool,
+        /// Implicitly declared by a call.
+        implicit: bool,
+    },
+    Typedef,
+    EnumConst(i128),
+}
+
+#[derive(Clone, Debug)]
+pub struct Ordinary {
+    pub name: Symbol,
+    pub ty: TypeId,
+    pub loc: Loc,
+    pub kind: OrdKind,
+}
+
+/// A tag's meaning.
+#[derive(Clone, Copy, Debug)]
+pub struct Tag {
+    pub ty: TypeId,
+    pub loc: Loc,
+}
+
+#[derive(Default)]
+pub(crate) struct Scope {
+    ord: FxHashMap<Symbol, u32>,
+    tags: FxHashMap<Symbol, Tag>,
+}
+
+/// Per-function state.
+pub(crate) struct FuncCtx {
+    name: Symbol,
+    ret: TypeId,
+    undeclared: Vec<Symbol>,
+    labels: FxHashMap<Symbol, Loc>,
+    local_labels: Vec<Symbol>,
+    gotos: Vec<(Symbol, Loc)>,
+}
+
+pub struct Sema<'a> {
+    pub(crate) ast: &'a Ast,
+    pub(crate) pp: &'a mut Preprocessor,
+    pub types: TypeTable,
+    pub expr_types: Vec<TypeId>,
+    pub values: FxHashMap<ExprId, i128>,
+    pub(crate) ords: Vec<Ordinary>,
+    pub(crate) scopes: Vec<Scope>,
+    /// File-scope view of identifiers with linkage declared in blocks (and implicit
+    /// declarations), for checking later declarations against them.
+    pub(crate) externs: FxHashMap<Symbol, u32>,
+    pub(crate) func: Option<FuncCtx>,
+    /// Which function the last "In function" line named (None: top level).
+    shown_ctx: Option<Symbol>,
+    undeclared_note: bool,
+    /// Nesting of unevaluated operands and statement expressions.
+    pub(crate) depth: u32,
+    /// Types of the type names resolved so far (for evaluation).
+    pub(crate) tn_cache: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
+    /// The association each `_Generic` selected.
+    pub(crate) generic_choice: FxHashMap<ExprId, ExprId>,
+}
+
+/// Checks a translation unit; diagnostics go through the preprocessor's reporter.
+pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
+    let mut s = Sema {
+        ast,
+        pp,
+        types: TypeTable::new(machine),
+        expr_types: vec![TypeId::ERROR; ast.exprs.len()],
+        values: FxHashMap::default(),
+        ords: Vec::new(),
+        scopes: vec![Scope::default()],
+        externs: FxHashMap::default(),
+        func: None,
+        shown_ctx: None,
+        undeclared_note: false,
+        depth: 0,
+        tn_cache: FxHashMap::default(),
+        generic_choice: FxHashMap::default(),
+    };
+    for &d in &ast.items {
+        if s.pp.diags.stop {
+            break;
+        }
+        s.external_decl(d);
+    }
+    Typed {
+        types: s.types,
+        expr_types: s.expr_types,
+        values: s.values,
+    }
+}
+
+impl<'a> Sema<'a> {
+    pub(crate) fn name(&self, s: Symbol) -> String {
+        self.pp.interner.str(s).into_owned()
+    }
+
+    pub(crate) fn tname(&self, t: TypeId) -> String {
+        self.types.name(t, &self.pp.interner)
+    }
+
+    fn context_line(&mut self, loc: Loc, warning: Option<&'static str>) {
+        if warning.is_some() {
+            let p = &self.pp.diags.policy;
+            if p.suppress_all || warning.is_some_and(|o| !o.is_empty() && p.disabled.contains(o)) {
+                return;
+            }
+        }
+        if self.pp.diags.stop {
+            return;
+        }
+        let cur = self.func.as_ref().map(|f| f.name);
+        if cur == self.shown_ctx {
+            return;
+        }
+        let file = self.pp.sm.file(loc.file).presumed(loc.offset).1.to_string();
+        let line = match cur {
+            Some(f) => format!("{file}: In function '{}':", self.name(f)),
+            None => format!("{file}: At top level:"),
+        };
+        self.pp.diags.plain_line(&line);
+        self.shown_ctx = cur;
+    }
+
+    pub(crate) fn error(&mut self, loc: Loc, len: u32, msg: impl Into<String>) {
+        self.context_line(loc, None);
+        self.pp.report(Diagnostic::error(loc, msg).with_len(len));
+    }
+
+    /// A warning; `option` is its `-W` name ("" for none).
+    pub(crate) fn warning(
+        &mut self,
+        loc: Loc,
+        len: u32,
+        msg: impl Into<String>,
+        option: &'static str,
+    ) {
+        self.context_line(loc, Some(option));
+        let mut d = Diagnostic::warning(loc, msg).with_len(len);
+        if !option.is_empty() {
+            d = d.with_option(option);
+        }
+        self.pp.report(d);
+    }
+
+    pub(crate) fn note(&mut self, loc: Loc, len: u32, msg: impl Into<String>) {
+        self.pp
+            .report(Diagnostic::new(crate::diag::Level::Note, Some(loc), msg).with_len(len));
+    }
+
+    pub(crate) fn sym_len(&self, s: Symbol) -> u32 {
+        self.pp.interner.str(s).len() as u32
+    }
+
+    // ----- scopes -----
+
+    pub(crate) fn push_scope(&mut self) {
+        self.scopes.push(Scope::default());
+    }
+    pub(crate) fn pop_scope(&mut self) {
+        if self.scopes.len() > 1 {
+            self.scopes.pop();
+        }
+    }
+    pub(crate) fn at_file_scope(&self) -> bool {
+        self.scopes.len() == 1
+    }
+
+    pub(crate) fn lookup(&self, s: Symbol) -> Option<u32> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|sc| sc.ord.get(&s).copied())
+    }
+    pub(crate) fn lookup_current(&self, s: Symbol) -> Option<u32> {
+        self.scopes.last().and_then(|sc| sc.ord.get(&s).copied())
+    }
+    pub(crate) fn lookup_tag(&self, s: Symbol) -> Option<(Tag, bool)> {
+        let n = self.scopes.len();
+        self.scopes
+            .iter()
+            .enumerate()
+            .rev()
+            .find_map(|(i, sc)| sc.tags.get(&s).map(|t| (*t, i + 1 == n)))
+    }
+
+    pub(crate) fn bind(&mut self, o: Ordinary) -> u32 {
+        let id = self.ords.len() as u32;
+        let name = o.name;
+        self.ords.push(o);
+        self.scopes.last_mut().unwrap().ord.insert(name, id);
+        id
+    }
+
+    pub(crate) fn bind_tag(&mut self, s: Symbol, t: Tag) {
+        self.scopes.last_mut().unwrap().tags.insert(s, t);
+    }
+
+    /// Reports an undeclared identifier once per function.
+    pub(crate) fn undeclared(&mut self, s: Symbol, loc: Loc) {
+        let len = self.sym_len(s);
+        let n = self.name(s);
+        match &mut self.func {
+            Some(f) => {
+                if f.undeclared.contains(&s) {
+                    return;
+                }
+                f.undeclared.push(s);
+                self.error(
+                    loc,
+                    len,
+                    format!("'{n}' undeclared (first use in this function)"),
+                );
+                if !self.undeclared_note {
+                    self.undeclared_note = true;
+                    // gcc shows no excerpt for a note at the previous diagnostic's place.
+                    let (line, name) = {
+                        let f = self.pp.sm.file(loc.file);
+                        let (l, n) = f.presumed(loc.offset);
+                        (l, n.to_string())
+                    };
+                    let col = self.pp.sm.line_col(loc).1;
+                    if !self.pp.diags.stop {
+                        self.pp.diags.plain_line(&format!(
+                            "{name}:{line}:{col}: note: each undeclared identifier is reported only once for each function it appears in"
+                        ));
+                    }
+                }
+            }
+            None => self.error(
+                loc,
+                len,
+                format!("'{n}' undeclared here (not in a function)"),
+            ),
+        }
+    }
+}
+
+/// [`check`] for a target row of the target table.
+pub fn check_target(ast: &Ast, pp: &mut Preprocessor, target: &neverc_target::Target) -> Typed {
+    check(ast, pp, Machine::from(target))
+}

@@ -1,0 +1,727 @@
+//! The type table: interned C types (`TypeId`), records and enums by identity, gcc's
+//! spelling of types in messages, compatibility and composite types (C17 6.2.7), and sizes
+//! and alignments taken from `neverc-abi`'s layout for the target.
+
+use crate::token::{FxHashMap, Interner, Symbol};
+use neverc_abi::{FloatKind, IntKind, Machine};
+
+/// An interned type (qualifiers included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct TypeId(pub u32);
+
+impl TypeId {
+    /// The type of an erroneous expression: compatible with everything, never diagnosed.
+    pub const ERROR: TypeId = TypeId(0);
+}
+
+/// Real floating types as the front end distinguishes them (`_Float32` is not `float`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatK {
+    Float,
+    Double,
+    LongDouble,
+    /// `_FloatN` (`bits`, `x` suffix).
+    FloatN(u16, bool),
+    Float128,
+    Float80,
+    Decimal(u16),
+}
+
+/// Length of an array type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ArrLen {
+    /// `[]`: incomplete (or a flexible array member).
+    Unknown,
+    Fixed(u64),
+    /// A variable length array (or `[*]`).
+    Vla,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct FuncTy {
+    pub ret: TypeId,
+    pub params: Vec<TypeId>,
+    pub variadic: bool,
+    /// Declared with a prototype (false: `f()` or a K&R definition).
+    pub proto: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    Error,
+    Void,
+    Bool,
+    Int(IntKind),
+    Float(FloatK),
+    /// `_Complex` of a real type.
+    Complex(TypeId),
+    Pointer(TypeId),
+    Array(TypeId, ArrLen),
+    Func(FuncTy),
+    /// Index into [`TypeTable::records`].
+    Record(u32),
+    /// Index into [`TypeTable::enums`].
+    Enum(u32),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Ty {
+    pub kind: Kind,
+    /// [`crate::parse::ast::qual`] bits.
+    pub quals: u8,
+}
+
+/// A member of a struct or union.
+#[derive(Clone, Debug)]
+pub struct Member {
+    pub name: Option<Symbol>,
+    pub ty: TypeId,
+    pub bits: Option<u32>,
+    pub align: Option<u32>,
+    pub packed: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct RecordInfo {
+    pub union: bool,
+    pub tag: Option<Symbol>,
+    pub members: Vec<Member>,
+    pub complete: bool,
+    pub packed: bool,
+    pub align: Option<u32>,
+    pub pack: Option<u32>,
+    /// Something in it could not be laid out (an erroneous member type).
+    pub opaque: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct EnumInfo {
+    pub tag: Option<Symbol>,
+    pub complete: bool,
+    /// The compatible integer type gcc chooses.
+    pub underlying: IntKind,
+}
+
+pub struct TypeTable {
+    pub types: Vec<Ty>,
+    map: FxHashMap<Ty, TypeId>,
+    pub records: Vec<RecordInfo>,
+    pub enums: Vec<EnumInfo>,
+    pub machine: Machine,
+}
+
+/// Size and alignment in bytes.
+pub type SizeAlign = (u64, u32);
+
+impl TypeTable {
+    pub fn new(machine: Machine) -> TypeTable {
+        let mut t = TypeTable {
+            types: Vec::new(),
+            map: FxHashMap::default(),
+            records: Vec::new(),
+            enums: Vec::new(),
+            machine,
+        };
+        let e = t.intern(Kind::Error, 0);
+        debug_assert_eq!(e, TypeId::ERROR);
+        t
+    }
+
+    pub fn intern(&mut self, kind: Kind, quals: u8) -> TypeId {
+        let ty = Ty { kind, quals };
+        if let Some(&id) = self.map.get(&ty) {
+            return id;
+        }
+        let id = TypeId(self.types.len() as u32);
+        self.types.push(ty.clone());
+        self.map.insert(ty, id);
+        id
+    }
+
+    pub fn get(&self, id: TypeId) -> &Ty {
+        &self.types[id.0 as usize]
+    }
+    pub fn kind(&self, id: TypeId) -> &Kind {
+        &self.types[id.0 as usize].kind
+    }
+    pub fn quals(&self, id: TypeId) -> u8 {
+        self.types[id.0 as usize].quals
+    }
+
+    pub fn int(&mut self, k: IntKind) -> TypeId {
+        self.intern(Kind::Int(k), 0)
+    }
+    pub fn void(&mut self) -> TypeId {
+        self.intern(Kind::Void, 0)
+    }
+    pub fn pointer(&mut self, to: TypeId) -> TypeId {
+        self.intern(Kind::Pointer(to), 0)
+    }
+    pub fn with_quals(&mut self, id: TypeId, quals: u8) -> TypeId {
+        if id == TypeId::ERROR {
+            return id;
+        }
+        let k = self.kind(id).clone();
+        // Qualifiers on an array type apply to its elements (C17 6.7.3p10).
+        if let Kind::Array(e, n) = k {
+            let e = self.add_quals(e, quals);
+            return self.intern(Kind::Array(e, n), 0);
+        }
+        self.intern(k, quals)
+    }
+    pub fn add_quals(&mut self, id: TypeId, quals: u8) -> TypeId {
+        if quals == 0 {
+            return id;
+        }
+        let q = self.quals(id) | quals;
+        self.with_quals(id, q)
+    }
+    pub fn unqual(&mut self, id: TypeId) -> TypeId {
+        if self.quals(id) == 0 {
+            return id;
+        }
+        let k = self.kind(id).clone();
+        self.intern(k, 0)
+    }
+
+    pub fn is_error(&self, id: TypeId) -> bool {
+        matches!(self.kind(id), Kind::Error)
+    }
+    pub fn is_integer(&self, id: TypeId) -> bool {
+        matches!(self.kind(id), Kind::Int(_) | Kind::Bool | Kind::Enum(_))
+    }
+    pub fn is_arith(&self, id: TypeId) -> bool {
+        matches!(
+            self.kind(id),
+            Kind::Int(_) | Kind::Bool | Kind::Enum(_) | Kind::Float(_) | Kind::Complex(_)
+        )
+    }
+    pub fn is_scalar(&self, id: TypeId) -> bool {
+        self.is_arith(id) || matches!(self.kind(id), Kind::Pointer(_))
+    }
+    pub fn is_void(&self, id: TypeId) -> bool {
+        matches!(self.kind(id), Kind::Void)
+    }
+    pub fn pointee(&self, id: TypeId) -> Option<TypeId> {
+        match self.kind(id) {
+            Kind::Pointer(t) => Some(*t),
+            _ => None,
+        }
+    }
+    pub fn func(&self, id: TypeId) -> Option<&FuncTy> {
+        match self.kind(id) {
+            Kind::Func(f) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The integer kind of an integer type (enums by their underlying type, `_Bool` as
+    /// unsigned char for arithmetic on values).
+    pub fn int_kind(&self, id: TypeId) -> Option<IntKind> {
+        match self.kind(id) {
+            Kind::Int(k) => Some(*k),
+            Kind::Enum(e) => Some(self.enums[*e as usize].underlying),
+            Kind::Bool => Some(IntKind::UChar),
+            _ => None,
+        }
+    }
+
+    pub fn int_bits(&self, k: IntKind) -> u32 {
+        neverc_abi::layout::int_layout(k, &self.machine.data_model).size as u32 * 8
+    }
+    pub fn is_signed_kind(&self, k: IntKind) -> bool {
+        k.is_signed(self.machine.data_model.char_signed)
+    }
+    pub fn is_signed(&self, id: TypeId) -> bool {
+        match self.kind(id) {
+            Kind::Bool => false,
+            _ => self.int_kind(id).is_some_and(|k| self.is_signed_kind(k)),
+        }
+    }
+
+    /// Array-to-pointer and function-to-pointer conversion, dropping qualifiers.
+    pub fn decay(&mut self, id: TypeId) -> TypeId {
+        match self.kind(id).clone() {
+            Kind::Array(e, _) => self.pointer(e),
+            Kind::Func(_) => self.pointer(id),
+            _ => self.unqual(id),
+        }
+    }
+
+    fn rank(k: IntKind) -> u32 {
+        use IntKind::*;
+        match k {
+            Char | SChar | UChar => 1,
+            Short | UShort => 2,
+            Int | UInt => 3,
+            Long | ULong => 4,
+            LongLong | ULongLong => 5,
+            Int128 | UInt128 => 6,
+        }
+    }
+
+    fn unsigned_of(k: IntKind) -> IntKind {
+        use IntKind::*;
+        match k {
+            Char | SChar | UChar => UChar,
+            Short | UShort => UShort,
+            Int | UInt => UInt,
+            Long | ULong => ULong,
+            LongLong | ULongLong => ULongLong,
+            Int128 | UInt128 => UInt128,
+        }
+    }
+
+    /// The integer promotions (C17 6.3.1.1).
+    pub fn promote(&mut self, id: TypeId) -> TypeId {
+        let id = self.unqual(id);
+        let Some(k) = self.int_kind(id) else {
+            return id;
+        };
+        if matches!(self.kind(id), Kind::Bool) || Self::rank(k) < 3 {
+            let bits = self.int_bits(k);
+            let ibits = self.int_bits(IntKind::Int);
+            let fits = if self.is_signed_kind(k) {
+                bits <= ibits
+            } else {
+                bits < ibits
+            };
+            return self.int(if fits { IntKind::Int } else { IntKind::UInt });
+        }
+        if matches!(self.kind(id), Kind::Enum(_)) {
+            return self.int(k);
+        }
+        id
+    }
+
+    fn float_rank(&self, f: FloatK) -> u32 {
+        match f {
+            FloatK::FloatN(16, false) => 0,
+            FloatK::Float | FloatK::FloatN(32, false) => 1,
+            FloatK::Double | FloatK::FloatN(64, false) | FloatK::FloatN(32, true) => 2,
+            FloatK::LongDouble | FloatK::Float80 | FloatK::FloatN(64, true) => 3,
+            FloatK::Float128 | FloatK::FloatN(128, _) => 4,
+            FloatK::Decimal(n) => 10 + n as u32,
+            FloatK::FloatN(..) => 2,
+        }
+    }
+
+    /// The usual arithmetic conversions (C17 6.3.1.8); None if an operand is not
+    /// arithmetic.
+    pub fn usual(&mut self, a: TypeId, b: TypeId) -> Option<TypeId> {
+        if self.is_error(a) || self.is_error(b) {
+            return Some(TypeId::ERROR);
+        }
+        if !self.is_arith(a) || !self.is_arith(b) {
+            return None;
+        }
+        let a = self.unqual(a);
+        let b = self.unqual(b);
+        let real = |t: &mut TypeTable, x: TypeId| match t.kind(x) {
+            Kind::Complex(r) => (*r, true),
+            _ => (x, false),
+        };
+        let (ra, ca) = real(self, a);
+        let (rb, cb) = real(self, b);
+        let fa = matches!(self.kind(ra), Kind::Float(_));
+        let fb = matches!(self.kind(rb), Kind::Float(_));
+        let r = if fa || fb {
+            match (self.kind(ra).clone(), self.kind(rb).clone()) {
+                (Kind::Float(x), Kind::Float(y)) => {
+                    if self.float_rank(x) >= self.float_rank(y) {
+                        ra
+                    } else {
+                        rb
+                    }
+                }
+                (Kind::Float(_), _) => ra,
+                _ => rb,
+            }
+        } else {
+            let pa = self.promote(ra);
+            let pb = self.promote(rb);
+            let ka = self.int_kind(pa)?;
+            let kb = self.int_kind(pb)?;
+            let k = self.common_int(ka, kb);
+            self.int(k)
+        };
+        Some(if ca || cb {
+            self.intern(Kind::Complex(r), 0)
+        } else {
+            r
+        })
+    }
+
+    fn common_int(&self, a: IntKind, b: IntKind) -> IntKind {
+        if a == b {
+            return a;
+        }
+        let (sa, sb) = (self.is_signed_kind(a), self.is_signed_kind(b));
+        let (ra, rb) = (Self::rank(a), Self::rank(b));
+        if sa == sb {
+            return if ra >= rb { a } else { b };
+        }
+        let (s, u) = if sa { (a, b) } else { (b, a) };
+        if Self::rank(u) >= Self::rank(s) {
+            return u;
+        }
+        if self.int_bits(s) > self.int_bits(u) {
+            return s;
+        }
+        Self::unsigned_of(s)
+    }
+
+    // ----- compatibility -----
+
+    /// Are two types compatible (C17 6.2.7)? Erroneous types are compatible with all.
+    pub fn compatible(&self, a: TypeId, b: TypeId) -> bool {
+        if a == b || self.is_error(a) || self.is_error(b) {
+            return true;
+        }
+        let (ta, tb) = (self.get(a), self.get(b));
+        if ta.quals != tb.quals {
+            return false;
+        }
+        match (&ta.kind, &tb.kind) {
+            (Kind::Int(x), Kind::Int(y)) => x == y,
+            (Kind::Enum(e), Kind::Int(k)) | (Kind::Int(k), Kind::Enum(e)) => {
+                self.enums[*e as usize].underlying == *k
+            }
+            (Kind::Pointer(x), Kind::Pointer(y)) => self.compatible(*x, *y),
+            (Kind::Complex(x), Kind::Complex(y)) => self.compatible(*x, *y),
+            (Kind::Array(x, n), Kind::Array(y, m)) => {
+                self.compatible(*x, *y)
+                    && match (n, m) {
+                        (ArrLen::Fixed(p), ArrLen::Fixed(q)) => p == q,
+                        _ => true,
+                    }
+            }
+            (Kind::Func(f), Kind::Func(g)) => self.compatible_funcs(f, g),
+            _ => false,
+        }
+    }
+
+    /// Compatible ignoring top-level qualifiers (parameters are compared so).
+    pub fn compatible_unqual(&self, a: TypeId, b: TypeId) -> bool {
+        if self.is_error(a) || self.is_error(b) {
+            return true;
+        }
+        let (ta, tb) = (self.get(a), self.get(b));
+        let ka = Ty {
+            kind: ta.kind.clone(),
+            quals: 0,
+        };
+        let kb = Ty {
+            kind: tb.kind.clone(),
+            quals: 0,
+        };
+        match (self.map.get(&ka), self.map.get(&kb)) {
+            (Some(&x), Some(&y)) => self.compatible(x, y),
+            _ => false,
+        }
+    }
+
+    fn compatible_funcs(&self, f: &FuncTy, g: &FuncTy) -> bool {
+        if !self.compatible(f.ret, g.ret) {
+            return false;
+        }
+        match (f.proto, g.proto) {
+            (true, true) => {
+                f.variadic == g.variadic
+                    && f.params.len() == g.params.len()
+                    && f.params
+                        .iter()
+                        .zip(&g.params)
+                        .all(|(x, y)| self.compatible_unqual(*x, *y))
+            }
+            (false, false) => true,
+            (true, false) | (false, true) => {
+                let p = if f.proto { f } else { g };
+                !p.variadic && p.params.iter().all(|&t| self.self_promoting(t))
+            }
+        }
+    }
+
+    /// Does the type survive the default argument promotions unchanged?
+    fn self_promoting(&self, t: TypeId) -> bool {
+        match self.kind(t) {
+            Kind::Error => true,
+            Kind::Bool => false,
+            Kind::Float(FloatK::Float) => false,
+            Kind::Int(k) => Self::rank(*k) >= 3,
+            Kind::Enum(e) => Self::rank(self.enums[*e as usize].underlying) >= 3,
+            _ => true,
+        }
+    }
+
+    /// The composite of two compatible types (C17 6.2.7p3), favouring `b` where equal.
+    pub fn composite(&mut self, a: TypeId, b: TypeId) -> TypeId {
+        if self.is_error(a) {
+            return b;
+        }
+        if self.is_error(b) || a == b {
+            return a;
+        }
+        let q = self.quals(b);
+        match (self.kind(a).clone(), self.kind(b).clone()) {
+            (Kind::Array(x, n), Kind::Array(y, m)) => {
+                let e = self.composite(x, y);
+                let len = match (n, m) {
+                    (ArrLen::Fixed(_), _) => n,
+                    _ => m,
+                };
+                self.intern(Kind::Array(e, len), q)
+            }
+            (Kind::Pointer(x), Kind::Pointer(y)) => {
+                let e = self.composite(x, y);
+                self.intern(Kind::Pointer(e), q)
+            }
+            (Kind::Func(f), Kind::Func(g)) => {
+                let ret = self.composite(f.ret, g.ret);
+                let ft = match (f.proto, g.proto) {
+                    (true, false) => FuncTy { ret, ..f },
+                    (false, true) | (false, false) => FuncTy { ret, ..g },
+                    (true, true) => {
+                        let mut params = Vec::with_capacity(g.params.len());
+                        for (x, y) in f.params.iter().zip(&g.params) {
+                            let (x, y) = (self.unqual(*x), self.unqual(*y));
+                            params.push(self.composite(x, y));
+                        }
+                        FuncTy { ret, params, ..g }
+                    }
+                };
+                self.intern(Kind::Func(ft), q)
+            }
+            _ => b,
+        }
+    }
+
+    // ----- layout -----
+
+    /// The type in `neverc-abi`'s model, or None for what has no size (functions,
+    /// incomplete records, VLAs, errors).
+    pub fn to_abi(&self, id: TypeId) -> Option<neverc_abi::Type> {
+        use neverc_abi::Type as A;
+        Some(match self.kind(id) {
+            Kind::Error | Kind::Func(_) => return None,
+            Kind::Void => A::Void,
+            Kind::Bool => A::Bool,
+            Kind::Int(k) => A::Int(*k),
+            Kind::Enum(e) => A::Enum(self.enums[*e as usize].underlying),
+            Kind::Float(f) => self.float_abi(*f),
+            Kind::Complex(r) => match self.kind(*r) {
+                Kind::Float(f) => match self.float_abi(*f) {
+                    A::Float(k) => A::Complex(k),
+                    other => A::array(other, 2),
+                },
+                _ => A::array(self.to_abi(*r)?, 2),
+            },
+            Kind::Pointer(_) => A::Pointer,
+            Kind::Array(e, n) => {
+                let e = self.to_abi(*e)?;
+                match n {
+                    ArrLen::Fixed(n) => A::array(e, *n),
+                    ArrLen::Unknown => A::array(e, 0),
+                    ArrLen::Vla => return None,
+                }
+            }
+            Kind::Record(r) => {
+                let info = &self.records[*r as usize];
+                if !info.complete || info.opaque {
+                    return None;
+                }
+                let mut fields = Vec::with_capacity(info.members.len());
+                for m in &info.members {
+                    fields.push(neverc_abi::Field {
+                        // Only whether a member is named matters to layout.
+                        name: m.name.map(|_| String::from("m")),
+                        ty: self.to_abi(m.ty)?,
+                        bits: m.bits,
+                        align: m.align,
+                        packed: m.packed,
+                    });
+                }
+                A::Record(Box::new(neverc_abi::Record {
+                    is_union: info.union,
+                    fields,
+                    packed: info.packed,
+                    align: info.align,
+                    pack: info.pack,
+                }))
+            }
+        })
+    }
+
+    fn float_abi(&self, f: FloatK) -> neverc_abi::Type {
+        use neverc_abi::Type as A;
+        match f {
+            FloatK::Float | FloatK::FloatN(32, false) => A::Float(FloatKind::Float),
+            FloatK::FloatN(16, false) => A::Float(FloatKind::Float16),
+            FloatK::Double | FloatK::FloatN(64, false) | FloatK::FloatN(32, true) => {
+                A::Float(FloatKind::Double)
+            }
+            FloatK::LongDouble | FloatK::Float80 | FloatK::FloatN(64, true) => {
+                A::Float(FloatKind::LongDouble)
+            }
+            // IEEE quad: 16 bytes aligned to 16 (what `__int128` also has).
+            FloatK::Float128 | FloatK::FloatN(..) | FloatK::Decimal(128) => A::Int(IntKind::Int128),
+            FloatK::Decimal(32) => A::Int(IntKind::UInt),
+            FloatK::Decimal(_) => A::Int(IntKind::ULongLong),
+        }
+    }
+
+    /// Size and alignment (gcc's: `void` and functions are 1).
+    pub fn size_align(&self, id: TypeId) -> Option<SizeAlign> {
+        if let Kind::Func(_) = self.kind(id) {
+            return Some((1, 1));
+        }
+        let t = self.to_abi(id)?;
+        let l = neverc_abi::layout(&t, self.machine);
+        Some((l.size, l.align))
+    }
+
+    /// Is the type complete (an object type whose size is known, or a VLA)?
+    pub fn is_complete(&self, id: TypeId) -> bool {
+        match self.kind(id) {
+            Kind::Void | Kind::Func(_) => false,
+            Kind::Array(e, n) => *n != ArrLen::Unknown && self.is_complete(*e),
+            Kind::Record(r) => self.records[*r as usize].complete,
+            Kind::Enum(e) => self.enums[*e as usize].complete,
+            _ => true,
+        }
+    }
+
+    // ----- names in messages -----
+
+    /// gcc's spelling of a type (`int(int,  char *)`, `struct s`, `int (*)[3]`).
+    pub fn name(&self, id: TypeId, interner: &Interner) -> String {
+        let (base, decl) = self.split(id, String::new(), interner);
+        if decl.is_empty() {
+            base
+        } else if decl.starts_with('(') || decl.starts_with('[') {
+            format!("{base}{decl}")
+        } else {
+            format!("{base} {decl}")
+        }
+    }
+
+    fn quals_str(q: u8) -> String {
+        use crate::parse::ast::qual;
+        let mut v = Vec::new();
+        if q & qual::CONST != 0 {
+            v.push("const");
+        }
+        if q & qual::VOLATILE != 0 {
+            v.push("volatile");
+        }
+        if q & qual::RESTRICT != 0 {
+            v.push("restrict");
+        }
+        if q & qual::ATOMIC != 0 {
+            v.push("_Atomic");
+        }
+        v.join(" ")
+    }
+
+    /// Splits into the base type's name and the declarator around `inner`.
+    fn split(&self, id: TypeId, inner: String, interner: &Interner) -> (String, String) {
+        let t = self.get(id);
+        let q = Self::quals_str(t.quals);
+        match &t.kind {
+            Kind::Pointer(to) => {
+                let mut d = String::from("*");
+                if !q.is_empty() {
+                    d.push_str(&q);
+                    if !inner.is_empty() {
+                        d.push(' ');
+                    }
+                }
+                d.push_str(&inner);
+                let wrap = matches!(self.kind(*to), Kind::Array(..) | Kind::Func(_));
+                let d = if wrap { format!("({d})") } else { d };
+                self.split(*to, d, interner)
+            }
+            Kind::Array(e, n) => {
+                let d = match n {
+                    ArrLen::Fixed(n) => format!("{inner}[{n}]"),
+                    ArrLen::Unknown => format!("{inner}[]"),
+                    ArrLen::Vla => format!("{inner}[*]"),
+                };
+                self.split(*e, d, interner)
+            }
+            Kind::Func(f) => {
+                let mut d = inner;
+                d.push('(');
+                if f.proto {
+                    if f.params.is_empty() && !f.variadic {
+                        d.push_str("void");
+                    }
+                    for (i, p) in f.params.iter().enumerate() {
+                        if i > 0 {
+                            d.push_str(",  ");
+                        }
+                        d.push_str(&self.name(*p, interner));
+                    }
+                    if f.variadic {
+                        d.push_str(if f.params.is_empty() { "..." } else { ", ..." });
+                    }
+                }
+                d.push(')');
+                self.split(f.ret, d, interner)
+            }
+            k => {
+                let b = self.base_name(k, interner);
+                let b = if q.is_empty() { b } else { format!("{q} {b}") };
+                (b, inner)
+            }
+        }
+    }
+
+    fn base_name(&self, k: &Kind, interner: &Interner) -> String {
+        use IntKind::*;
+        match k {
+            Kind::Error => "<type-error>".into(),
+            Kind::Void => "void".into(),
+            Kind::Bool => "_Bool".into(),
+            Kind::Int(k) => match k {
+                Char => "char",
+                SChar => "signed char",
+                UChar => "unsigned char",
+                Short => "short int",
+                UShort => "short unsigned int",
+                Int => "int",
+                UInt => "unsigned int",
+                Long => "long int",
+                ULong => "long unsigned int",
+                LongLong => "long long int",
+                ULongLong => "long long unsigned int",
+                Int128 => "__int128",
+                UInt128 => "__int128 unsigned",
+            }
+            .into(),
+            Kind::Float(f) => match f {
+                FloatK::Float => "float".into(),
+                FloatK::Double => "double".into(),
+                FloatK::LongDouble => "long double".into(),
+                FloatK::FloatN(n, x) => format!("_Float{n}{}", if *x { "x" } else { "" }),
+                FloatK::Float128 => "__float128".into(),
+                FloatK::Float80 => "__float80".into(),
+                FloatK::Decimal(n) => format!("_Decimal{n}"),
+            },
+            Kind::Complex(r) => format!("complex {}", self.name(*r, interner)),
+            Kind::Record(r) => {
+                let info = &self.records[*r as usize];
+                let kw = if info.union { "union" } else { "struct" };
+                match info.tag {
+                    Some(s) => format!("{kw} {}", interner.str(s)),
+                    None => format!("{kw} <anonymous>"),
+                }
+            }
+            Kind::Enum(e) => match self.enums[*e as usize].tag {
+                Some(s) => format!("enum {}", interner.str(s)),
+                None => "enum <anonymous>".into(),
+            },
+            Kind::Pointer(_) | Kind::Array(..) | Kind::Func(_) => unreachable!(),
+        }
+    }
+}

@@ -1,0 +1,274 @@
+//! Semantic diagnostics: exact text, line and column, each expectation copied from
+//! `gcc -fsyntax-only t.c` (gcc 12.2, LC_ALL=C, x86_64-linux-gnu).
+
+use neverc_front::diag::Diagnostics;
+use neverc_front::parse::parse;
+use neverc_front::pp::{PpOptions, Preprocessor, Std};
+use std::io::Write;
+use std::sync::{Arc, Mutex};
+
+#[derive(Clone, Default)]
+struct Buf(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Buf {
+    fn write(&mut self, b: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(b);
+        Ok(b.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Parses and checks `src` as `t.c` for x86-64; returns the diagnostics and the error count.
+fn diagnose_std(src: &str, std: Std) -> (String, usize) {
+    let buf = Buf::default();
+    let diags = Diagnostics::new(Box::new(buf.clone()));
+    let opts = PpOptions {
+        std,
+        char_signed: true,
+        wchar_bits: 32,
+        wchar_signed: true,
+        source_date_epoch: Some(0),
+        ..Default::default()
+    };
+    let mut pp = Preprocessor::new(opts, diags);
+    pp.enter_main("t.c", None, src.as_bytes().to_vec());
+    let ast = parse(&mut pp);
+    let target = neverc_target::lookup("x86_64-linux-gnu").unwrap();
+    let typed = neverc_front::sema::check_target(&ast, &mut pp, target);
+    assert_eq!(typed.expr_types.len(), ast.exprs.len());
+    let errors = pp.diags.errors;
+    let d = String::from_utf8_lossy(&buf.0.lock().unwrap()).into_owned();
+    (d, errors)
+}
+
+fn check(src: &str, expected: &str, errors: usize) {
+    let (d, n) = diagnose_std(src, Std::default());
+    assert_eq!(d, expected);
+    assert_eq!(n, errors, "error count");
+}
+
+#[test]
+fn undeclared_implicit_arguments_redefinition_members_static_assert() {
+    check(
+        r#"int f(int a, char *b);
+void g(void) {
+  x = 1;
+  x = 2;
+  h(3);
+  f(1);
+  f(1, 0, 2);
+}
+void h(void) { y; }
+int z;
+int z = 1;
+int z = 2;
+double f(int a, char *b);
+struct s { int a; } q;
+int w = q.b;
+enum e { A = 5, B, C = A + 10 };
+_Static_assert(C == 16, "c is 15");
+int arr[-1];
+"#,
+        r#"t.c: In function 'g':
+t.c:3:3: error: 'x' undeclared (first use in this function)
+    3 |   x = 1;
+      |   ^
+t.c:3:3: note: each undeclared identifier is reported only once for each function it appears in
+t.c:5:3: warning: implicit declaration of function 'h' [-Wimplicit-function-declaration]
+    5 |   h(3);
+      |   ^
+t.c:6:3: error: too few arguments to function 'f'
+    6 |   f(1);
+      |   ^
+t.c:1:5: note: declared here
+    1 | int f(int a, char *b);
+      |     ^
+t.c:7:3: error: too many arguments to function 'f'
+    7 |   f(1, 0, 2);
+      |   ^
+t.c:1:5: note: declared here
+    1 | int f(int a, char *b);
+      |     ^
+t.c: At top level:
+t.c:9:6: warning: conflicting types for 'h'; have 'void(void)'
+    9 | void h(void) { y; }
+      |      ^
+t.c:5:3: note: previous implicit declaration of 'h' with type 'void(void)'
+    5 |   h(3);
+      |   ^
+t.c: In function 'h':
+t.c:9:16: error: 'y' undeclared (first use in this function)
+    9 | void h(void) { y; }
+      |                ^
+t.c: At top level:
+t.c:12:5: error: redefinition of 'z'
+   12 | int z = 2;
+      |     ^
+t.c:11:5: note: previous definition of 'z' with type 'int'
+   11 | int z = 1;
+      |     ^
+t.c:13:8: error: conflicting types for 'f'; have 'double(int,  char *)'
+   13 | double f(int a, char *b);
+      |        ^
+t.c:1:5: note: previous declaration of 'f' with type 'int(int,  char *)'
+    1 | int f(int a, char *b);
+      |     ^
+t.c:15:10: error: 'struct s' has no member named 'b'
+   15 | int w = q.b;
+      |          ^
+t.c:17:1: error: static assertion failed: "c is 15"
+   17 | _Static_assert(C == 16, "c is 15");
+      | ^~~~~~~~~~~~~~
+t.c:18:5: error: size of array 'arr' is negative
+   18 | int arr[-1];
+      |     ^~~
+"#,
+        9,
+    );
+}
+
+#[test]
+fn tags_kinds_linkage_lvalues_labels_bitfields() {
+    check(
+        r#"struct s { int a; };
+struct s { int b; };
+int v;
+void v(void);
+static int w;
+int u;
+static int u;
+void f(void) {
+  int k;
+  int k;
+  3 = k;
+  k++ ++;
+  &5;
+  struct s q;
+  q.zz = 1;
+  goto nowhere;
+lab:
+lab:
+  ;
+}
+struct bf { int a : -1; char b : 9; int c : 0; };
+int g(void) { return sizeof(struct bf); }
+"#,
+        r#"t.c:2:8: error: redefinition of 'struct s'
+    2 | struct s { int b; };
+      |        ^
+t.c:1:8: note: originally defined here
+    1 | struct s { int a; };
+      |        ^
+t.c:4:6: error: 'v' redeclared as different kind of symbol
+    4 | void v(void);
+      |      ^
+t.c:3:5: note: previous declaration of 'v' with type 'int'
+    3 | int v;
+      |     ^
+t.c:7:12: error: static declaration of 'u' follows non-static declaration
+    7 | static int u;
+      |            ^
+t.c:6:5: note: previous declaration of 'u' with type 'int'
+    6 | int u;
+      |     ^
+t.c: In function 'f':
+t.c:10:7: error: redeclaration of 'k' with no linkage
+   10 |   int k;
+      |       ^
+t.c:9:7: note: previous declaration of 'k' with type 'int'
+    9 |   int k;
+      |       ^
+t.c:11:5: error: lvalue required as left operand of assignment
+   11 |   3 = k;
+      |     ^
+t.c:12:7: error: lvalue required as increment operand
+   12 |   k++ ++;
+      |       ^~
+t.c:13:3: error: lvalue required as unary '&' operand
+   13 |   &5;
+      |   ^
+t.c:15:4: error: 'struct s' has no member named 'zz'
+   15 |   q.zz = 1;
+      |    ^
+t.c:18:1: error: duplicate label 'lab'
+   18 | lab:
+      | ^~~
+t.c:17:1: note: previous definition of 'lab' with type 'void'
+   17 | lab:
+      | ^~~
+t.c:16:3: error: label 'nowhere' used but not defined
+   16 |   goto nowhere;
+      |   ^~~~
+t.c: At top level:
+t.c:21:17: error: negative width in bit-field 'a'
+   21 | struct bf { int a : -1; char b : 9; int c : 0; };
+      |                 ^
+t.c:21:30: error: width of 'b' exceeds its type
+   21 | struct bf { int a : -1; char b : 9; int c : 0; };
+      |                              ^
+t.c:21:41: error: zero width for bit-field 'c'
+   21 | struct bf { int a : -1; char b : 9; int c : 0; };
+      |                                         ^
+"#,
+        13,
+    );
+}
+
+#[test]
+fn file_scope_undeclared_variadic_calls_extern_conflicts_arrays() {
+    check(
+        r#"int n = m;
+void k(int a, ...);
+int call(void) {
+  k();
+  k(1, 2, 3);
+  int r = undefined_fn(2);
+  return r + zz + zz;
+}
+extern int ext;
+double ext;
+static void sf(void);
+void sf(void) {}
+void sf(void) {}
+int main(void) { int a[2]; a = 0; (a[0]) = 1; return 0; }
+"#,
+        r#"t.c:1:9: error: 'm' undeclared here (not in a function)
+    1 | int n = m;
+      |         ^
+t.c: In function 'call':
+t.c:4:3: error: too few arguments to function 'k'
+    4 |   k();
+      |   ^
+t.c:2:6: note: declared here
+    2 | void k(int a, ...);
+      |      ^
+t.c:6:11: warning: implicit declaration of function 'undefined_fn' [-Wimplicit-function-declaration]
+    6 |   int r = undefined_fn(2);
+      |           ^~~~~~~~~~~~
+t.c:7:14: error: 'zz' undeclared (first use in this function)
+    7 |   return r + zz + zz;
+      |              ^~
+t.c:7:14: note: each undeclared identifier is reported only once for each function it appears in
+t.c: At top level:
+t.c:10:8: error: conflicting types for 'ext'; have 'double'
+   10 | double ext;
+      |        ^~~
+t.c:9:12: note: previous declaration of 'ext' with type 'int'
+    9 | extern int ext;
+      |            ^~~
+t.c:13:6: error: redefinition of 'sf'
+   13 | void sf(void) {}
+      |      ^~
+t.c:12:6: note: previous definition of 'sf' with type 'void(void)'
+   12 | void sf(void) {}
+      |      ^~
+t.c: In function 'main':
+t.c:14:30: error: assignment to expression with array type
+   14 | int main(void) { int a[2]; a = 0; (a[0]) = 1; return 0; }
+      |                              ^
+"#,
+        6,
+    );
+}
