@@ -272,3 +272,57 @@ t.c:14:30: error: assignment to expression with array type
         6,
     );
 }
+
+#[test]
+fn gnu89_implicit_declaration_is_silent_and_c99_warns() {
+    let src = "int main(void) { return f(1); }\n";
+    let (d, n) = diagnose_std(src, Std::parse("gnu89").unwrap());
+    assert_eq!(d, "");
+    assert_eq!(n, 0);
+    let (d, n) = diagnose_std(src, Std::parse("gnu99").unwrap());
+    assert_eq!(
+        d,
+        "t.c: In function 'main':
+t.c:1:25: warning: implicit declaration of function 'f' [-Wimplicit-function-declaration]
+    1 | int main(void) { return f(1); }
+      |                         ^
+"
+    );
+    assert_eq!(n, 0);
+}
+
+#[test]
+fn huge_and_deep_inputs_neither_crash_nor_mislead() {
+    // Long operator chains are typed up to a depth and never diagnosed beyond it.
+    let chain = vec!["x"; 20000].join("+");
+    let (d, n) = diagnose_std(
+        &format!("int f(int x) {{ return {chain}; }}\n"),
+        Std::default(),
+    );
+    assert_eq!((d.as_str(), n), ("", 0));
+    check(
+        "char a[1UL<<62][1<<10];\nint b[0x7fffffffffffffff];\n",
+        r#"t.c:1:6: error: size of array 'a' exceeds maximum object size '9223372036854775807'
+    1 | char a[1UL<<62][1<<10];
+      |      ^
+t.c:2:5: error: size of array 'b' exceeds maximum object size '9223372036854775807'
+    2 | int b[0x7fffffffffffffff];
+      |     ^
+"#,
+        2,
+    );
+}
+
+#[test]
+fn stray_bracket_inside_call_parentheses_recovers() {
+    // The parser's skip to `)` once underflowed its depth on a `]` (a panic).
+    let (d, n) = diagnose_std(
+        "int g(int);\nint h(void) { return g(1 ]); }\n",
+        Std::default(),
+    );
+    assert!(
+        d.starts_with("t.c:2:25: error: expected ')' before ']' token\n"),
+        "{d}"
+    );
+    assert!(n >= 1);
+}

@@ -415,7 +415,7 @@ impl<'a> Parser<'a> {
                 T::P(P::RParen) if depth == 0 => return,
                 T::P(P::Semi | P::LBrace | P::RBrace) if depth == 0 => return,
                 T::P(P::LParen | P::LBracket) => depth += 1,
-                T::P(P::RParen | P::RBracket) => depth -= 1,
+                T::P(P::RParen | P::RBracket) => depth = depth.saturating_sub(1),
                 _ => {}
             }
             self.pos += 1;

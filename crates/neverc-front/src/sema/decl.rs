@@ -278,6 +278,9 @@ impl<'a> Sema<'a> {
                             }
                             None => None,
                         };
+                        if self.types.size_align(ty).is_some_and(|s| s.0 >= 1 << 60) {
+                            opaque = true;
+                        }
                         let last_flexible =
                             matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
                         if !last_flexible {
@@ -491,7 +494,30 @@ impl<'a> Sema<'a> {
                                 }
                                 ArrLen::Unknown
                             }
-                            Some(v) => ArrLen::Fixed(v as u64),
+                            Some(v) => {
+                                let elem = self.types.size_align(t).map_or(0, |s| s.0);
+                                let ptr_bits = self.types.machine.data_model.pointer.size * 8;
+                                let max = (1u128 << (ptr_bits - 1)) - 1;
+                                if (v as u128).saturating_mul(elem.max(1) as u128) > max {
+                                    let what = match d.name {
+                                        Some(nm) => format!("'{}'", self.name(nm)),
+                                        None => "unnamed array".to_string(),
+                                    };
+                                    let what = if d.name.is_some() {
+                                        format!("array {what}")
+                                    } else {
+                                        what
+                                    };
+                                    let len = d.name.map_or(1, |nm| self.sym_len(nm));
+                                    let msg = format!(
+                                        "size of {what} exceeds maximum object size '{max}'"
+                                    );
+                                    self.error(d.loc, len, msg);
+                                    t = TypeId::ERROR;
+                                    continue;
+                                }
+                                ArrLen::Fixed(v as u64)
+                            }
                             None => ArrLen::Vla,
                         }
                     } else {

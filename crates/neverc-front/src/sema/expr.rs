@@ -8,6 +8,10 @@ use crate::parse::ctok::{Enc, FloatSuffix};
 use neverc_abi::IntKind;
 use neverc_target::IntType;
 
+/// Deeper expressions are left untyped (erroneous, so never diagnosed) rather than
+/// risking the stack; gcc's limit is memory.
+const MAX_RECURSION: u32 = 1000;
+
 fn int_type_kind(t: IntType) -> IntKind {
     match t {
         IntType::SChar => IntKind::SChar,
@@ -38,10 +42,12 @@ impl<'a> Sema<'a> {
 
     /// Types an expression (and everything in it), records and returns its type.
     pub(crate) fn expr(&mut self, e: ExprId) -> TypeId {
-        if self.pp.diags.stop {
+        if self.pp.diags.stop || self.rec > MAX_RECURSION {
             return TypeId::ERROR;
         }
+        self.rec += 1;
         let t = self.expr_inner(e);
+        self.rec -= 1;
         self.expr_types[e.0 as usize] = t;
         t
     }
@@ -726,7 +732,13 @@ impl<'a> Sema<'a> {
         if let Some(&v) = self.values.get(&e) {
             return Some(v);
         }
-        let v = self.eval_inner(e)?;
+        if self.rec > MAX_RECURSION {
+            return None;
+        }
+        self.rec += 1;
+        let v = self.eval_inner(e);
+        self.rec -= 1;
+        let v = v?;
         let t = self.expr_types[e.0 as usize];
         let v = if self.types.is_integer(t) {
             self.wrap(v, t)
@@ -960,7 +972,8 @@ impl<'a> Sema<'a> {
                     let Kind::Array(e, _) = *self.types.kind(cur) else {
                         return None;
                     };
-                    off += i * self.types.size_align(e)?.0 as i128;
+                    let step = i.checked_mul(self.types.size_align(e)?.0 as i128)?;
+                    off = off.checked_add(step)?;
                     cur = e;
                 }
                 Designator::Range(..) => return None,

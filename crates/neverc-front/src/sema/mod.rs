@@ -106,6 +106,8 @@ pub struct Sema<'a> {
     pub(crate) tn_cache: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
     pub(crate) generic_choice: FxHashMap<ExprId, ExprId>,
+    /// Recursion depth of expression typing and evaluation.
+    pub(crate) rec: u32,
 }
 
 /// Checks a translation unit; diagnostics go through the preprocessor's reporter.
@@ -125,6 +127,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         depth: 0,
         tn_cache: FxHashMap::default(),
         generic_choice: FxHashMap::default(),
+        rec: 0,
     };
     for &d in &ast.items {
         if s.pp.diags.stop {
