@@ -326,3 +326,30 @@ fn stray_bracket_inside_call_parentheses_recovers() {
     );
     assert!(n >= 1);
 }
+
+#[test]
+fn nested_redefinitions_incomplete_fields_and_misplaced_flexible_arrays() {
+    check(
+        r#"struct s { struct s { int x; } y; };
+union u { int a; union u { int b; } c; };
+struct r { int a; struct r x; };
+struct w { int a; char c[]; int d; };
+struct ok { int a; struct { int b; }; struct { char c; } named; char tail[]; };
+long q = sizeof(struct ok);
+"#,
+        r#"t.c:1:19: error: nested redefinition of 'struct s'
+    1 | struct s { struct s { int x; } y; };
+      |                   ^
+t.c:2:24: error: nested redefinition of 'union u'
+    2 | union u { int a; union u { int b; } c; };
+      |                        ^
+t.c:3:28: error: field 'x' has incomplete type
+    3 | struct r { int a; struct r x; };
+      |                            ^
+t.c:4:24: error: flexible array member not at end of struct
+    4 | struct w { int a; char c[]; int d; };
+      |                        ^
+"#,
+        4,
+    );
+}

@@ -134,3 +134,186 @@ long c18 = sizeof arr1, c19 = sizeof arr2, c20 = sizeof arr3, c21 = sizeof(0x7ff
          c14 1 c15 0 c16 1 c17 3 c18 6 c19 48 c20 24 c21 4 c22 8",
     );
 }
+
+/// 80 generated structs and unions (bit-fields of every width including zero, nested and
+/// anonymous members, arrays, `aligned` members, `packed`, flexible arrays, all scalar
+/// kinds); sizes and alignments printed by gcc 12 for x86-64.
+#[test]
+fn generated_records_equal_gcc() {
+    check(
+        r#"enum E { EA, EB = 1000 };
+struct s0 { int first; _Bool : 0; signed char a1[2]; long b2 : 53; unsigned char b3 : 8; enum E a4[1]; enum E f5; };
+struct s1 { int first; short b0 : 9; _Complex double a1[1]; };
+struct s2 { int first; struct { char c; unsigned d; } anon0; };
+struct __attribute__((packed)) s3 { int first; struct { char c; __int128 d; } anon0; };
+struct s4 { int first; double f0; short b1 : 7; int b2 : 31; void * f3; unsigned char b4 : 1; };
+union s5 { int first; unsigned char a0[3]; struct s2 n1; struct { char c; enum E d; } anon2; unsigned char f3; };
+struct s6 { int first; unsigned char f0; int b1 : 28; long b2 : 44; long long b3 : 45; };
+union __attribute__((packed)) s7 { int first; unsigned short b0 : 12; struct s6 n1; int a2[4]; unsigned long a3[2]; _Complex double f4; long b5 : 45; long double f6; };
+struct s8 { int first; unsigned short : 0; enum E a1[2]; };
+union s9 { int first; struct { char c; float d; } anon0; _Complex float f1; signed char f2; };
+struct s10 { int first; _Complex double f0; struct s6 n1; union s7 n2; signed char f3; unsigned short b4 : 14; unsigned b5 : 3; short b6 : 3; };
+struct __attribute__((packed)) s11 { int first; struct { char c; unsigned short d; } anon0; double f1; };
+struct __attribute__((packed)) s12 { int first; void * f0; long long a1[1]; unsigned b2 : 16; int a3[1]; };
+struct s13 { int first; char al0 __attribute__((aligned(16))); unsigned char b1 : 4; int al2 __attribute__((aligned(4))); _Complex double f3; _Complex float al4 __attribute__((aligned(4))); unsigned f5; };
+struct s14 { int first; long long b0 : 45; char f1; };
+struct s15 { int first; void * f0; double f1; double f2; unsigned char b3 : 3; float a4[2]; };
+struct s16 { int first; double a0[1]; };
+union s17 { int first; __int128 f0; _Bool f1; float f2; long b3 : 59; unsigned char a4[2]; short : 0; };
+union s18 { int first; __int128 f0; double f1; _Bool : 0; unsigned char b3 : 8; unsigned short f4; unsigned a5[2]; unsigned short b6 : 9; };
+struct s19 { int first; long b0 : 16; unsigned b1 : 29; _Complex float f2; };
+struct s20 { int first; _Bool : 0; int f1; struct { char c; unsigned short d; } anon2; long long b3 : 15; float al4 __attribute__((aligned(32))); };
+struct s21 { int first; signed char f0; };
+struct s22 { int first; char a0[1]; _Complex float a1[2]; void * f2; __int128 al3 __attribute__((aligned(16))); _Complex float f4; };
+struct s23 { int first; unsigned f0; unsigned short f1; long double a2[4]; struct s21 n3; unsigned char b4 : 3; };
+struct s24 { int first; double f0; short b1 : 14; };
+struct s25 { int first; unsigned short b0 : 5; _Complex float f1; _Bool a2[2]; struct s2 n3; };
+union s26 { int first; long double f0; struct s19 n1; unsigned char b2 : 1; long f3; };
+struct __attribute__((packed)) s27 { int first; short b0 : 8; _Bool f1; unsigned long f2; };
+struct s28 { int first; unsigned char f0; short b1 : 13; unsigned long f2; unsigned char f3; };
+union s29 { int first; unsigned char b0 : 7; };
+union s30 { int first; unsigned long f0; struct { char c; signed char d; } anon1; long al2 __attribute__((aligned(1))); unsigned long f3; };
+union s31 { int first; struct { char c; _Complex float d; } anon0; long long f1; int a2[3]; };
+struct __attribute__((packed)) s32 { int first; char b0 : 8; unsigned al1 __attribute__((aligned(16))); void * a2[1]; };
+struct s33 { int first; long double f0; long long f1; long f2; struct s8 n3; double a4[1]; };
+union s34 { int first; signed char a0[1]; long double f1; long long f2; };
+struct s35 { int first; int a0[3]; };
+struct s36 { int first; struct s2 n0; long long f1; short : 0; union s5 n3; _Complex float a4[2]; };
+struct __attribute__((packed)) s37 { int first; long b0 : 5; struct s19 n1; struct s14 n2; _Bool : 0; long double f4; __int128 f5; short b6 : 1; };
+struct s38 { int first; _Complex float f0; _Bool : 0; enum E f2; long f3; int flex[]; };
+union s39 { int first; struct s28 n0; };
+struct s40 { int first; long al0 __attribute__((aligned(8))); long long b1 : 8; _Complex float f2; unsigned char f3; unsigned char f4; __int128 f5; };
+union s41 { int first; long f0; void * f1; long double a2[1]; long long a3[1]; struct { char c; unsigned d; } anon4; short b5 : 10; };
+struct s42 { int first; struct { char c; unsigned short d; } anon0; char b1 : 7; unsigned char b2 : 3; };
+struct s43 { int first; short a0[2]; union s5 n1; char f2; unsigned char b3 : 8; };
+struct s44 { int first; unsigned f0; unsigned char b1 : 2; };
+struct s45 { int first; _Complex float f0; unsigned char b1 : 5; long long b2 : 50; char b3 : 7; long double f4; };
+union s46 { int first; unsigned : 0; struct s21 n1; short f2; };
+struct s47 { int first; long long f0; };
+union s48 { int first; struct { char c; double d; } anon0; unsigned long f1; unsigned long f2; int b3 : 9; int b4 : 27; unsigned al5 __attribute__((aligned(4))); _Bool f6; };
+struct s49 { int first; _Complex double a0[2]; signed char f1; _Bool f2; unsigned short a3[3]; _Complex double a4[2]; long b5 : 43; };
+struct s50 { int first; unsigned short b0 : 9; long double a1[1]; short b2 : 2; long long b3 : 28; float a4[4]; _Complex double a5[2]; };
+union s51 { int first; int b0 : 12; _Bool f1; union s48 n2; };
+struct s52 { int first; __int128 f0; unsigned b1 : 8; _Complex float f2; };
+struct s53 { int first; long double f0; struct s28 n1; long long a2[1]; };
+struct s54 { int first; enum E a0[4]; long b1 : 59; long f2; long f3; _Bool : 0; void * f5; char : 0; };
+struct s55 { int first; unsigned short f0; struct { char c; _Complex float d; } anon1; short f2; int b3 : 12; struct s14 n4; char f5; int flex[]; };
+struct s56 { int first; long f0; long a1[2]; long b2 : 39; int flex[]; };
+union s57 { int first; unsigned long a0[2]; double f1; char b2 : 5; double f3; unsigned f4; int b5 : 32; };
+union s58 { int first; struct s53 n0; long long b1 : 28; };
+struct s59 { int first; __int128 f0; };
+struct s60 { int first; short b0 : 12; char b1 : 2; signed char a2[2]; union s46 n3; short f4; int f5; };
+union s61 { int first; long long a0[4]; float f1; short a2[1]; unsigned char b3 : 5; short a4[2]; struct s50 n5; };
+struct s62 { int first; long long b0 : 25; union s61 n1; float a2[3]; __int128 f3; int flex[]; };
+struct s63 { int first; long double a0[1]; signed char a1[3]; unsigned char b2 : 5; struct s21 n3; signed char f4; unsigned b5 : 17; unsigned char : 0; };
+union s64 { int first; long double f0; _Bool f1; unsigned short f2; int f3; };
+union s65 { int first; unsigned short f0; struct { char c; float d; } anon1; void * f2; };
+struct s66 { int first; long double al0 __attribute__((aligned(2))); };
+union __attribute__((packed)) s67 { int first; int al0 __attribute__((aligned(8))); unsigned char f1; unsigned char b2 : 3; long long b3 : 57; short b4 : 13; };
+struct s68 { int first; short f0; long long f1; };
+struct s69 { int first; long long b0 : 31; unsigned short b1 : 4; unsigned short b2 : 10; int b3 : 15; long al4 __attribute__((aligned(32))); void * f5; };
+union s70 { int first; long long b0 : 47; int b1 : 14; unsigned short b2 : 6; double f3; int al4 __attribute__((aligned(8))); struct { char c; char d; } anon5; unsigned b6 : 13; };
+union s71 { int first; int b0 : 2; };
+struct s72 { int first; float f0; double a1[2]; };
+union __attribute__((packed)) s73 { int first; unsigned char al0 __attribute__((aligned(8))); long b1 : 19; unsigned char f2; long double f3; };
+struct s74 { int first; _Bool f0; long long f1; double f2; };
+union s75 { int first; struct s25 n0; struct s52 n1; char b2 : 6; _Bool f3; unsigned char b4 : 6; double al5 __attribute__((aligned(8))); unsigned short f6; };
+union s76 { int first; long double f0; unsigned b1 : 32; unsigned b2 : 18; short b3 : 2; long long b4 : 25; union s5 n5; };
+struct s77 { int first; struct { char c; long double d; } anon0; int flex[]; };
+struct s78 { int first; long f0; struct { char c; unsigned d; } anon1; };
+union s79 { int first; int f0; struct s15 n1; unsigned short b2 : 1; signed char f3; };
+long z0 = sizeof(struct s0), y0 = _Alignof(struct s0);
+long z1 = sizeof(struct s1), y1 = _Alignof(struct s1);
+long z2 = sizeof(struct s2), y2 = _Alignof(struct s2);
+long z3 = sizeof(struct s3), y3 = _Alignof(struct s3);
+long z4 = sizeof(struct s4), y4 = _Alignof(struct s4);
+long z5 = sizeof(union s5), y5 = _Alignof(union s5);
+long z6 = sizeof(struct s6), y6 = _Alignof(struct s6);
+long z7 = sizeof(union s7), y7 = _Alignof(union s7);
+long z8 = sizeof(struct s8), y8 = _Alignof(struct s8);
+long z9 = sizeof(union s9), y9 = _Alignof(union s9);
+long z10 = sizeof(struct s10), y10 = _Alignof(struct s10);
+long z11 = sizeof(struct s11), y11 = _Alignof(struct s11);
+long z12 = sizeof(struct s12), y12 = _Alignof(struct s12);
+long z13 = sizeof(struct s13), y13 = _Alignof(struct s13);
+long z14 = sizeof(struct s14), y14 = _Alignof(struct s14);
+long z15 = sizeof(struct s15), y15 = _Alignof(struct s15);
+long z16 = sizeof(struct s16), y16 = _Alignof(struct s16);
+long z17 = sizeof(union s17), y17 = _Alignof(union s17);
+long z18 = sizeof(union s18), y18 = _Alignof(union s18);
+long z19 = sizeof(struct s19), y19 = _Alignof(struct s19);
+long z20 = sizeof(struct s20), y20 = _Alignof(struct s20);
+long z21 = sizeof(struct s21), y21 = _Alignof(struct s21);
+long z22 = sizeof(struct s22), y22 = _Alignof(struct s22);
+long z23 = sizeof(struct s23), y23 = _Alignof(struct s23);
+long z24 = sizeof(struct s24), y24 = _Alignof(struct s24);
+long z25 = sizeof(struct s25), y25 = _Alignof(struct s25);
+long z26 = sizeof(union s26), y26 = _Alignof(union s26);
+long z27 = sizeof(struct s27), y27 = _Alignof(struct s27);
+long z28 = sizeof(struct s28), y28 = _Alignof(struct s28);
+long z29 = sizeof(union s29), y29 = _Alignof(union s29);
+long z30 = sizeof(union s30), y30 = _Alignof(union s30);
+long z31 = sizeof(union s31), y31 = _Alignof(union s31);
+long z32 = sizeof(struct s32), y32 = _Alignof(struct s32);
+long z33 = sizeof(struct s33), y33 = _Alignof(struct s33);
+long z34 = sizeof(union s34), y34 = _Alignof(union s34);
+long z35 = sizeof(struct s35), y35 = _Alignof(struct s35);
+long z36 = sizeof(struct s36), y36 = _Alignof(struct s36);
+long z37 = sizeof(struct s37), y37 = _Alignof(struct s37);
+long z38 = sizeof(struct s38), y38 = _Alignof(struct s38);
+long z39 = sizeof(union s39), y39 = _Alignof(union s39);
+long z40 = sizeof(struct s40), y40 = _Alignof(struct s40);
+long z41 = sizeof(union s41), y41 = _Alignof(union s41);
+long z42 = sizeof(struct s42), y42 = _Alignof(struct s42);
+long z43 = sizeof(struct s43), y43 = _Alignof(struct s43);
+long z44 = sizeof(struct s44), y44 = _Alignof(struct s44);
+long z45 = sizeof(struct s45), y45 = _Alignof(struct s45);
+long z46 = sizeof(union s46), y46 = _Alignof(union s46);
+long z47 = sizeof(struct s47), y47 = _Alignof(struct s47);
+long z48 = sizeof(union s48), y48 = _Alignof(union s48);
+long z49 = sizeof(struct s49), y49 = _Alignof(struct s49);
+long z50 = sizeof(struct s50), y50 = _Alignof(struct s50);
+long z51 = sizeof(union s51), y51 = _Alignof(union s51);
+long z52 = sizeof(struct s52), y52 = _Alignof(struct s52);
+long z53 = sizeof(struct s53), y53 = _Alignof(struct s53);
+long z54 = sizeof(struct s54), y54 = _Alignof(struct s54);
+long z55 = sizeof(struct s55), y55 = _Alignof(struct s55);
+long z56 = sizeof(struct s56), y56 = _Alignof(struct s56);
+long z57 = sizeof(union s57), y57 = _Alignof(union s57);
+long z58 = sizeof(union s58), y58 = _Alignof(union s58);
+long z59 = sizeof(struct s59), y59 = _Alignof(struct s59);
+long z60 = sizeof(struct s60), y60 = _Alignof(struct s60);
+long z61 = sizeof(union s61), y61 = _Alignof(union s61);
+long z62 = sizeof(struct s62), y62 = _Alignof(struct s62);
+long z63 = sizeof(struct s63), y63 = _Alignof(struct s63);
+long z64 = sizeof(union s64), y64 = _Alignof(union s64);
+long z65 = sizeof(union s65), y65 = _Alignof(union s65);
+long z66 = sizeof(struct s66), y66 = _Alignof(struct s66);
+long z67 = sizeof(union s67), y67 = _Alignof(union s67);
+long z68 = sizeof(struct s68), y68 = _Alignof(struct s68);
+long z69 = sizeof(struct s69), y69 = _Alignof(struct s69);
+long z70 = sizeof(union s70), y70 = _Alignof(union s70);
+long z71 = sizeof(union s71), y71 = _Alignof(union s71);
+long z72 = sizeof(struct s72), y72 = _Alignof(struct s72);
+long z73 = sizeof(union s73), y73 = _Alignof(union s73);
+long z74 = sizeof(struct s74), y74 = _Alignof(struct s74);
+long z75 = sizeof(union s75), y75 = _Alignof(union s75);
+long z76 = sizeof(union s76), y76 = _Alignof(union s76);
+long z77 = sizeof(struct s77), y77 = _Alignof(struct s77);
+long z78 = sizeof(struct s78), y78 = _Alignof(struct s78);
+long z79 = sizeof(union s79), y79 = _Alignof(union s79);
+"#,
+        "z0 24 y0 8 z1 24 y1 8 z2 12 y2 4 z3 36 y3 1 z4 40 y4 8 z5 12 y5 4 z6 32 y6 8 z7 32 y7 1 \
+         z8 12 y8 4 z9 8 y9 4 z10 96 y10 8 z11 16 y11 1 z12 26 y12 1 z13 64 y13 16 z14 16 y14 8 \
+         z15 48 y15 8 z16 16 y16 8 z17 16 y17 16 z18 16 y18 16 z19 24 y19 8 z20 64 y20 32 z21 8 \
+         y21 4 z22 64 y22 16 z23 96 y23 16 z24 24 y24 8 z25 32 y25 4 z26 32 y26 16 z27 14 y27 1 \
+         z28 24 y28 8 z29 4 y29 4 z30 8 y30 8 z31 16 y31 8 z32 32 y32 16 z33 80 y33 16 z34 16 \
+         y34 16 z35 16 y35 4 z36 56 y36 8 z37 78 y37 1 z38 24 y38 8 z39 24 y39 8 z40 48 y40 16 \
+         z41 16 y41 16 z42 12 y42 4 z43 24 y43 4 z44 12 y44 4 z45 48 y45 16 z46 8 y46 4 z47 16 \
+         y47 8 z48 16 y48 8 z49 88 y49 8 z50 96 y50 16 z51 16 y51 8 z52 48 y52 16 z53 64 y53 16 \
+         z54 56 y54 8 z55 48 y55 8 z56 40 y56 8 z57 16 y57 8 z58 64 y58 16 z59 32 y59 16 z60 24 \
+         y60 4 z61 96 y61 16 z62 144 y62 16 z63 48 y63 16 z64 16 y64 16 z65 8 y65 8 z66 32 y66 16 \
+         z67 8 y67 8 z68 16 y68 8 z69 64 y69 32 z70 8 y70 8 z71 4 y71 4 z72 24 y72 8 z73 16 y73 8 \
+         z74 24 y74 8 z75 48 y75 16 z76 16 y76 16 z77 48 y77 16 z78 24 y78 8 z79 48 y79 8",
+    );
+}

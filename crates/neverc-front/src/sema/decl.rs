@@ -200,6 +200,17 @@ impl<'a> Sema<'a> {
             (Some(name), Some(_)) => match self.lookup_tag(name) {
                 Some((tag, true))
                     if matches!(self.types.kind(tag.ty), Kind::Record(i)
+                        if self.defining.contains(i)) =>
+                {
+                    let kw = if union { "union" } else { "struct" };
+                    let n = self.name(name);
+                    let len = self.sym_len(name);
+                    let at = self.name_loc_after(r.loc, name);
+                    self.error(at, len, format!("nested redefinition of '{kw} {n}'"));
+                    new_record(self, Some(name))
+                }
+                Some((tag, true))
+                    if matches!(self.types.kind(tag.ty), Kind::Record(i)
                         if !self.types.records[*i as usize].complete
                             && self.types.records[*i as usize].union == union) =>
                 {
@@ -229,8 +240,10 @@ impl<'a> Sema<'a> {
             return ty;
         };
         let fields = r.fields.as_ref().unwrap();
+        self.defining.push(idx);
         let mut members = Vec::new();
         let mut opaque = false;
+        let mut flexible_at = Vec::new();
         for f in fields {
             match f {
                 Field::StaticAssert(d) => self.external_decl(*d),
@@ -239,7 +252,11 @@ impl<'a> Sema<'a> {
                     let sp = ast.spec(*specs);
                     let packed = has_attr(&sp.attrs, "packed", &self.pp.interner);
                     let salign = attr_align(self, &sp.attrs);
-                    if list.is_empty() {
+                    let anonymous = match sp.ty {
+                        TypeSpec::Record(x) => ast.record(x).name.is_none(),
+                        _ => false,
+                    };
+                    if list.is_empty() && anonymous {
                         // An anonymous struct or union member.
                         opaque |= self.types.size_align(base).is_none();
                         members.push(Member {
@@ -281,6 +298,30 @@ impl<'a> Sema<'a> {
                         if self.types.size_align(ty).is_some_and(|s| s.0 >= 1 << 60) {
                             opaque = true;
                         }
+                        let flexible =
+                            matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
+                        let ty = if !flexible
+                            && !self.types.is_error(ty)
+                            && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla))
+                            && !self.types.is_complete(ty)
+                        {
+                            if let Some(nm) = name {
+                                let n = self.name(nm);
+                                self.error(
+                                    loc,
+                                    self.sym_len(nm),
+                                    format!("field '{n}' has incomplete type"),
+                                );
+                            }
+                            TypeId::ERROR
+                        } else {
+                            ty
+                        };
+                        if flexible && !union {
+                            if let Some(nm) = name {
+                                flexible_at.push((members.len(), nm, loc));
+                            }
+                        }
                         let last_flexible =
                             matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
                         if !last_flexible {
@@ -300,6 +341,16 @@ impl<'a> Sema<'a> {
                         });
                     }
                 }
+            }
+        }
+        self.defining.pop();
+        for (i, nm, loc) in flexible_at {
+            if i + 1 < members.len() {
+                self.error(
+                    loc,
+                    self.sym_len(nm),
+                    "flexible array member not at end of struct",
+                );
             }
         }
         let packed = has_attr(&r.attrs, "packed", &self.pp.interner);

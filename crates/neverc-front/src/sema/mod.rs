@@ -108,6 +108,8 @@ pub struct Sema<'a> {
     pub(crate) generic_choice: FxHashMap<ExprId, ExprId>,
     /// Recursion depth of expression typing and evaluation.
     pub(crate) rec: u32,
+    /// Records whose member lists are being read.
+    pub(crate) defining: Vec<u32>,
 }
 
 /// Checks a translation unit; diagnostics go through the preprocessor's reporter.
@@ -128,6 +130,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         tn_cache: FxHashMap::default(),
         generic_choice: FxHashMap::default(),
         rec: 0,
+        defining: Vec::new(),
     };
     for &d in &ast.items {
         if s.pp.diags.stop {

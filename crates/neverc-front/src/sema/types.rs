@@ -501,7 +501,16 @@ impl TypeTable {
     /// The type in `neverc-abi`'s model, or None for what has no size (functions,
     /// incomplete records, VLAs, errors).
     pub fn to_abi(&self, id: TypeId) -> Option<neverc_abi::Type> {
+        self.to_abi_depth(id, 0)
+    }
+
+    fn to_abi_depth(&self, id: TypeId, depth: u32) -> Option<neverc_abi::Type> {
         use neverc_abi::Type as A;
+        // Nesting is bounded by the parser; a cycle would be a bug, never a hang.
+        if depth > 4096 {
+            return None;
+        }
+        let depth = depth + 1;
         Some(match self.kind(id) {
             Kind::Error | Kind::Func(_) => return None,
             Kind::Void => A::Void,
@@ -514,11 +523,11 @@ impl TypeTable {
                     A::Float(k) => A::Complex(k),
                     other => A::array(other, 2),
                 },
-                _ => A::array(self.to_abi(*r)?, 2),
+                _ => A::array(self.to_abi_depth(*r, depth)?, 2),
             },
             Kind::Pointer(_) => A::Pointer,
             Kind::Array(e, n) => {
-                let e = self.to_abi(*e)?;
+                let e = self.to_abi_depth(*e, depth)?;
                 match n {
                     ArrLen::Fixed(n) => A::array(e, *n),
                     ArrLen::Unknown => A::array(e, 0),
@@ -535,7 +544,7 @@ impl TypeTable {
                     fields.push(neverc_abi::Field {
                         // Only whether a member is named matters to layout.
                         name: m.name.map(|_| String::from("m")),
-                        ty: self.to_abi(m.ty)?,
+                        ty: self.to_abi_depth(m.ty, depth)?,
                         bits: m.bits,
                         align: m.align,
                         packed: m.packed,
