@@ -93,10 +93,15 @@ pub fn float_format(kind: FloatKind, dm: &DataModel) -> FloatFormat {
 
 /// Largest alignment gcc gives a generic vector type: its size, capped by the target's
 /// biggest alignment (8 on Arm and MIPS o32, 16 on x86-64 without AVX, AArch64 and RISC-V;
-/// 16 on Apple arm64, whose biggest alignment is 8).
+/// 16 on Apple arm64, whose biggest alignment is 8). avr-gcc 5.4 does not cap it: its
+/// `default_vector_alignment` hook returns the vector's size, so a 32-byte vector is
+/// 32-aligned although everything else on AVR is byte-aligned (checked against avr-gcc).
 fn vector_align_cap(m: &Machine) -> u32 {
     if m.arch == Arch::AArch64 {
         return 16;
+    }
+    if m.arch == Arch::Avr {
+        return u32::MAX;
     }
     m.data_model.biggest_align.max(1)
 }

@@ -532,6 +532,18 @@ fn avr_register_groups() {
     assert!(a.ends_with("2.0+8:s0 3.0+1:s8"), "{a}");
 }
 
+#[test]
+fn avr_over_aligned_stack_arguments_are_packed() {
+    // avr-gcc's callee reads its stack arguments one after the other with no padding, a
+    // 16-aligned vector too (`void g(long long, long long, long long, V16 v, char c)` reads
+    // v at Y+17 and c at Y+33 after six pushes and the return address: offsets 8 and 24).
+    // Its caller, in 5.4, stores such a vector at an aligned offset instead; the callee is
+    // taken as the convention.
+    let v16 = Type::Vector(Box::new(Type::int()), 16);
+    let a = args(AVR, vec![ll(), ll(), ll(), v16, Type::Int(IntKind::Char)]);
+    assert!(a.ends_with("2.0+8:s0 3.0+16:s8 4.0+1:s24"), "{a}");
+}
+
 /// `union { <members> ; <kind> :0; }`
 fn union_with_zero_width(members: Vec<Type>) -> Type {
     let mut fields: Vec<Field> = members
