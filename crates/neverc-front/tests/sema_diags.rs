@@ -353,3 +353,66 @@ t.c:4:24: error: flexible array member not at end of struct
         4,
     );
 }
+
+#[test]
+fn conversions_as_if_by_assignment() {
+    check(
+        r#"struct s { int a; } sv;
+void v(void);
+int *gp;
+long *lp;
+unsigned long *ulp;
+int g(void) {
+  int i = sv;
+  i = sv;
+  int j = v();
+  gp = 5;
+  gp = lp;
+  lp = ulp;
+  gp = 0;
+  void *vp = lp;
+  int *q = 7;
+  long n = gp;
+  return sv;
+}
+int *h(void) { return 3; }
+long *k(void) { return gp; }
+struct s m(void) { return sv; }
+"#,
+        r#"t.c: In function 'g':
+t.c:7:11: error: incompatible types when initializing type 'int' using type 'struct s'
+    7 |   int i = sv;
+      |           ^~
+t.c:8:7: error: incompatible types when assigning to type 'int' from type 'struct s'
+    8 |   i = sv;
+      |       ^~
+t.c:9:11: error: void value not ignored as it ought to be
+    9 |   int j = v();
+      |           ^
+t.c:10:6: warning: assignment to 'int *' from 'int' makes pointer from integer without a cast [-Wint-conversion]
+   10 |   gp = 5;
+      |      ^
+t.c:11:6: warning: assignment to 'int *' from incompatible pointer type 'long int *' [-Wincompatible-pointer-types]
+   11 |   gp = lp;
+      |      ^
+t.c:15:12: warning: initialization of 'int *' from 'int' makes pointer from integer without a cast [-Wint-conversion]
+   15 |   int *q = 7;
+      |            ^
+t.c:16:12: warning: initialization of 'long int' from 'int *' makes integer from pointer without a cast [-Wint-conversion]
+   16 |   long n = gp;
+      |            ^~
+t.c:17:10: error: incompatible types when returning type 'struct s' but 'int' was expected
+   17 |   return sv;
+      |          ^~
+t.c: In function 'h':
+t.c:19:23: warning: returning 'int' from a function with return type 'int *' makes pointer from integer without a cast [-Wint-conversion]
+   19 | int *h(void) { return 3; }
+      |                       ^
+t.c: In function 'k':
+t.c:20:24: warning: returning 'int *' from a function with incompatible return type 'long int *' [-Wincompatible-pointer-types]
+   20 | long *k(void) { return gp; }
+      |                        ^~
+"#,
+        4,
+    );
+}

@@ -741,6 +741,11 @@ impl<'a> Sema<'a> {
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
             if let Some(i) = id.init {
                 self.init(i);
+                if let Init::Expr(e) = ast.init(i) {
+                    if !matches!(self.types.kind(ty), Kind::Array(..) | Kind::Func(_)) {
+                        self.convert_check(ty, *e, super::expr::ConvCtx::Init);
+                    }
+                }
                 // Static initialisers of integer objects are constant: keep their values.
                 if let (true, Init::Expr(e)) = (self.at_file_scope(), ast.init(i)) {
                     if self.types.is_integer(ty) {
@@ -1328,6 +1333,10 @@ impl<'a> Sema<'a> {
             StmtKind::Return(e) => {
                 if let Some(e) = e {
                     self.expr(*e);
+                    let ret = self.func.as_ref().map_or(TypeId::ERROR, |f| f.ret);
+                    if !self.types.is_void(ret) {
+                        self.convert_check(ret, *e, super::expr::ConvCtx::Return);
+                    }
                 }
             }
             StmtKind::Label(l, _, b) => {
