@@ -23,11 +23,13 @@ modes:
             ../shared/tools/get-gcc-tests.sh); `dg-options` without a target selector that
             matter to preprocessing (-std=*, -finput-charset=*, -fgnu89-inline,
             -f[un]signed-char, -ansi, -trigraphs, -D*, -U*) are passed to both compilers
-  headers   every *.h file under /usr/include (--headers-dir DIR to change), each as the
-            one-line file `#include <NAME>`, NAME relative to the deepest system include
+  headers   every *.h file under /usr/include (--headers-dir DIR: only those under DIR), each
+            as the one-line file `#include <NAME>`, NAME relative to the deepest #include <...>
             directory of the reference that holds it (/usr/include/x86_64-linux-gnu/bits/
-            types.h is <bits/types.h>); headers the reference rejects are "excluded"
+            types.h is <bits/types.h>). About 7400 files here (C++ and other headers gcc
+            rejects in C are "excluded"); 2-10 minutes on 2 CPUs.
   FILES     the given files; directories stand for the *.c files under them
+  In every mode a file the reference fails on (exit status not 0, or timeout) is "excluded".
 
 Default ("same macros") mode measures preprocessing itself, not the compilers' identities:
   - the compiler under test's predefined macros, `CC -dM -E -x c /dev/null`, are given to
@@ -38,6 +40,9 @@ Default ("same macros") mode measures preprocessing itself, not the compilers' i
     them, so no macro is defined twice and both end up with exactly CC's set
   - both get `-nostdinc` and the same `-isystem` list: CC's own `#include <...>` search list
     (`CC -xc -E -v /dev/null`). -nostdinc also stops gcc's implicit stdc-predef.h.
+    So gcc reads CC's own headers (stddef.h, ...): they must be plain enough for gcc (no
+    __has_feature/__has_extension tests without `defined` guards), or the files that include
+    them are excluded.
   Both run with SOURCE_DATE_EPOCH set (same __DATE__/__TIME__), LC_ALL=C, and without
   CPATH, C_INCLUDE_PATH, DEPENDENCIES_OUTPUT and the like in the environment.
 
@@ -46,17 +51,20 @@ character literals with their u8/u/U/L prefixes, punctuators (digraphs compared 
 any other character alone; white space and newlines are ignored. An unterminated quote runs
 to the end of its line (as gcc lexes it).
 
-Output: a line per differing file, `DIFF name: token N (out line L): CC ... | REF ...`, or
-the reason (`timeout`, `crashed (SIGSEGV): <first stderr line>`, `CC failed (exit 1): ...`),
+Output: a line per differing file, `DIFF name: token N (CC line L1, ref line L2; T1 vs T2
+tokens): CC: ... >>tok<< ... | ref: ... >>tok<< ...` (lines of the -E -P output), or the reason (`timeout`, `crashed (SIGSEGV): <first stderr line>`, `CC failed (exit 1): ...`),
 then as the last line `pp-compare MODE: N agree, M differ, K excluded`. With --raw, a line
 `deliberate: predefined macros differ (compiler identity)` precedes it when the two
 compilers' predefined macros differ.
 Exit status: 0 when nothing differs, 1 when something does, 2 on usage or setup errors.
+SIGINT/SIGTERM stop the run and kill the compilers it started.
+
+--emit-setup DIR (for dep-compare.sh and bench-pp.sh): write the default mode's two -imacros
+files (DIR/macros-cc.h, DIR/macros-ref.h) and CC's search list (DIR/isystem), then exit.
 """
 
 import argparse
 import concurrent.futures
-import multiprocessing
 import os
 import re
 import shlex
@@ -65,6 +73,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 
 # ----------------------------------------------------------------------------- tokenizer
 
@@ -76,27 +85,31 @@ _PUNCT = [
     '->', '++', '--', '<<', '>>', '<=', '>=', '==', '!=', '&&', '||', '*=', '/=', '%=',
     '+=', '-=', '&=', '^=', '|=', '##', '<:', ':>', '<%', '%>', '%:',
 ]
-_TOKEN_RE = re.compile(
-    r'(?P<ws>[ \t\r\n\v\f]+)'
-    r'|(?P<str>(?:u8|u|U|L)?"(?:[^"\\\n]|\\[^\n])*")'
-    r"|(?P<chr>(?:u8|u|U|L)?'(?:[^'\\\n]|\\[^\n])*')"
-    r'''|(?P<unterm>(?:u8|u|U|L)?["'][^\n]*)'''
-    r'|(?P<num>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.$\x80-\U0010ffff]|' + _UCN + r')*)'
-    r'|(?P<id>(?:' + _IDSTART + r')(?:' + _IDCONT + r')*)'
-    r'|(?P<punct>' + '|'.join(re.escape(p) for p in _PUNCT) + r'|[][(){}.&*+\-~!/%<>^|?:;=,#])'
-    r'|(?P<other>.)', re.S)
+_TOKEN = (
+    r'(?:u8|u|U|L)?"(?:[^"\\\n]|\\[^\n])*"'             # string literal
+    r"|(?:u8|u|U|L)?'(?:[^'\\\n]|\\[^\n])*'"            # character constant
+    r'''|(?:u8|u|U|L)?["'][^\n]*'''                       # unterminated: to the end of the line
+    r'|\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.$\x80-\U0010ffff]|' + _UCN + r')*'  # pp-number
+    r'|(?:' + _IDSTART + r')(?:' + _IDCONT + r')*'             # identifier
+    r'|' + '|'.join(re.escape(p) for p in _PUNCT) + r'|[][(){}.&*+\-~!/%<>^|?:;=,#]'
+    r'|[^ \t\r\n\v\f]')                                     # any other character
+_WS = '[ \t\r\n\v\f]*'
+_TOKENS_RE = re.compile(_WS + '(' + _TOKEN + ')')             # for findall: spellings only
+_TOKEN_LINE_RE = re.compile('(' + _WS + ')(' + _TOKEN + ')')  # with the white space before
+
+
+def tokens(text):
+    """The token spellings of text (fast: one C-level findall)."""
+    return _TOKENS_RE.findall(text)
 
 
 def tokenize(text):
     """Return (tokens, lines): token spellings and the 1-based output line of each."""
     toks, lines = [], []
     line = 1
-    for m in _TOKEN_RE.finditer(text):
-        s = m.group()
-        if m.lastgroup == 'ws':
-            line += s.count('\n')
-            continue
-        toks.append(s)
+    for m in _TOKEN_LINE_RE.finditer(text):
+        line += m.group(1).count('\n')
+        toks.append(m.group(2))
         lines.append(line)
     return toks, lines
 
@@ -135,7 +148,7 @@ def _die_with_parent():
         pass
 
 
-CHILDREN = set()  # process groups of the compilers running in this process
+CHILDREN = set()  # process groups of the compilers running now
 
 
 def kill_children(*_):
@@ -210,14 +223,29 @@ def show(toks, i, before, after):
     return ('%s >>%s<< %s' % (s, cur, rest)).strip()
 
 
+# Quote-started tokens, found left to right (in preprocessed output, without comments, a quote
+# only ever starts a string or character literal, or an unterminated one that runs to the end
+# of its line).
+_LITERALS_RE = re.compile(rb'''"(?:[^"\\\n]|\\[^\n])*"|'(?:[^'\\\n]|\\[^\n])*'|["'][^\n]*''')
+
+
+def same_tokens_fast(a, b):
+    """True when a and b (bytes) certainly have the same tokens: they differ only in the amount
+    and kind of white space between the same non-blank runs, and their literals are the same
+    (white space matters only inside literals, and a newline ends an unterminated one)."""
+    return a.split() == b.split() and _LITERALS_RE.findall(a) == _LITERALS_RE.findall(b)
+
+
 def compare_outputs(a, b, verbose):
     """None when equal as token sequences, else a message."""
-    if a == b:
+    if a == b or same_tokens_fast(a, b):
         return None
-    ta, la = tokenize(a.decode('utf-8', 'surrogateescape'))
-    tb, lb = tokenize(b.decode('utf-8', 'surrogateescape'))
-    if ta == tb:
+    a = a.decode('utf-8', 'surrogateescape')
+    b = b.decode('utf-8', 'surrogateescape')
+    if tokens(a) == tokens(b):
         return None
+    ta, la = tokenize(a)
+    tb, lb = tokenize(b)
     n = min(len(ta), len(tb))
     i = 0
     while i < n and ta[i] == tb[i]:
@@ -229,8 +257,8 @@ def compare_outputs(a, b, verbose):
         i + 1, line_a, line_b, len(ta), len(tb),
         show(ta, i, before, after), show(tb, i, before, after))
     if verbose:
-        sa = a.decode('utf-8', 'replace').splitlines()
-        sb = b.decode('utf-8', 'replace').splitlines()
+        sa = a.splitlines()
+        sb = b.splitlines()
         if 0 < line_a <= len(sa):
             msg += '\n    CC  line %d: %s' % (line_a, sa[line_a - 1][:300])
         if 0 < line_b <= len(sb):
@@ -238,19 +266,9 @@ def compare_outputs(a, b, verbose):
     return msg
 
 
-# Set by init_worker in each worker process.
+# The run's settings, for job(); set by main().
 G = {}
-
-
-def _worker_exit(*_):
-    kill_children()
-    os._exit(1)
-
-
-def init_worker(cfg):
-    G.update(cfg)
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _worker_exit)  # Pool.terminate()
+STOP = threading.Event()
 
 
 class Terminated(Exception):
@@ -265,6 +283,8 @@ def job(item):
     """item: (label, path, extra_flags_tuple, is_temp_content or None).
     Returns (label, status, message) with status 'agree', 'differ' or 'excluded'."""
     label, path, flags, content = item
+    if STOP.is_set():
+        return (label, 'excluded', 'interrupted')
     tmpfile = None
     if content is not None:
         fd, tmpfile = tempfile.mkstemp(suffix='.c', prefix='hdr-', dir=G['workdir'])
@@ -481,9 +501,9 @@ def header_items(hdir, ref_dirs):
     hdir = os.path.abspath(hdir)
     if not os.path.isdir(hdir):
         die('no such directory: ' + hdir)
-    roots = [os.path.normpath(d) for d in ref_dirs]
-    roots = [r for r in roots if r == hdir or r.startswith(hdir + os.sep)] or [hdir]
-    roots.sort(key=len, reverse=True)
+    # Each file is named relative to the deepest of the reference's search directories that
+    # holds it (HDIR itself when none does).
+    roots = sorted({os.path.normpath(d) for d in ref_dirs}, key=len, reverse=True) + [hdir]
     items, skipped = [], []
     for dirpath, dirnames, filenames in os.walk(hdir):
         dirnames.sort()
@@ -498,8 +518,7 @@ def header_items(hdir, ref_dirs):
             if rel is None or '>' in rel or '\n' in rel:
                 skipped.append(p)
                 continue
-            items.append((rel if root == hdir else os.path.relpath(p, hdir), None, (),
-                          '#include <%s>\n' % rel))
+            items.append((os.path.relpath(p, hdir), None, (), '#include <%s>\n' % rel))
     return items, skipped
 
 
@@ -601,25 +620,28 @@ def main():
         for flags in sorted({it[2] for it in items}):
             setup.prepare(flags)
 
-        cfg = dict(commands=setup.commands, timeout=args.timeout, verbose=args.verbose,
-                   workdir=workdir, save=args.save)
+        G.update(commands=setup.commands, timeout=args.timeout, verbose=args.verbose,
+                 workdir=workdir, save=args.save)
         counts = {'agree': 0, 'differ': 0, 'excluded': len(skipped)}
         for p in skipped:
             if args.verbose:
                 print('EXCLUDED %s: cannot be named in #include <...>' % p)
-        ctx = multiprocessing.get_context('fork')
-        with ctx.Pool(max(1, args.jobs), initializer=init_worker, initargs=(cfg,)) as pool:
-            try:
-                for label, status, msg in pool.imap(job, items, chunksize=1):
-                    counts[status] += 1
-                    if status == 'differ':
-                        print('DIFF %s: %s' % (label, msg), flush=True)
-                    elif status == 'excluded' and args.verbose:
-                        print('EXCLUDED %s: %s' % (label, msg), flush=True)
-            except (KeyboardInterrupt, Terminated):
-                pool.terminate()
-                print('pp-compare: interrupted', file=sys.stderr)
-                sys.exit(130)
+        # Threads, not processes: the time goes to the compilers; the tokenizer only runs on
+        # outputs that differ in more than white space.
+        pool = concurrent.futures.ThreadPoolExecutor(max(1, args.jobs))
+        try:
+            for label, status, msg in pool.map(job, items):
+                counts[status] += 1
+                if status == 'differ':
+                    print('DIFF %s: %s' % (label, msg), flush=True)
+                elif status == 'excluded' and args.verbose:
+                    print('EXCLUDED %s: %s' % (label, msg), flush=True)
+        except BaseException:
+            STOP.set()
+            kill_children()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+        pool.shutdown()
 
         if args.raw:
             cc_dm, ref_dm = setup.macro_report or ({}, {})
@@ -650,6 +672,8 @@ if __name__ == '__main__':
     try:
         sys.exit(main())
     except (KeyboardInterrupt, Terminated):
+        STOP.set()
         kill_children()
         print('pp-compare: interrupted', file=sys.stderr)
-        sys.exit(130)
+        sys.stderr.flush()
+        os._exit(130)  # do not wait for the pool's threads
