@@ -22,9 +22,38 @@ enum Kind {
     Empty,
 }
 
+/// Is `ty` a record clang counts as empty (`isEmptyRecord` with arrays allowed): every
+/// member an unnamed bit-field, a zero-length array, or an empty record (or an array of
+/// them), whatever its size?
+fn clang_empty(ty: &Type) -> bool {
+    let Type::Record(r) = ty.unaligned() else {
+        return false;
+    };
+    r.fields.iter().all(|f| {
+        if f.bits.is_some() && f.name.is_none() {
+            return true;
+        }
+        let mut t = f.ty.unaligned();
+        while let Type::Array(e, n) = t {
+            if *n == 0 {
+                return true;
+            }
+            t = e.unaligned();
+        }
+        matches!(t, Type::Record(_)) && clang_empty(t)
+    })
+}
+
 fn kind(ty: &Type, b: &Builder) -> Kind {
     let (size, _) = b.layout(ty);
     if size == 0 {
+        return Kind::Empty;
+    }
+    // Apple arm64: clang's DarwinPCS ignores every C record it counts as empty, even one
+    // with a size (`union { long long :53; }`), as argument and as result
+    // (`AArch64ABIInfo::classifyArgumentType`: "Empty records are always ignored on
+    // Darwin"); Apple's document defers to the compiler here.
+    if b.m.os == neverc_target::Os::Darwin && clang_empty(ty) {
         return Kind::Empty;
     }
     // §5.9.5: HFA/HVA, with floats, doubles, quads, halves and 8/16-byte vectors as bases.
@@ -177,8 +206,10 @@ fn general(
     slotted: bool,
 ) {
     // C.9: "If the argument has an alignment of 16 then the NGRN is rounded up to the
-    // next even number."
-    if natural == 16 && *ngrn % 2 == 1 {
+    // next even number." Not on Apple arm64: clang's DarwinPCS (the reference there, as
+    // Apple's ABI document leaves it to the compiler) gives `__int128` and 16-aligned
+    // composites the next two registers, odd or even (`f(long, __int128)` uses x1:x2).
+    if natural == 16 && *ngrn % 2 == 1 && !apple {
         *ngrn += 1;
     }
     let words = size.div_ceil(8) as u16;
@@ -196,6 +227,10 @@ fn general(
     *ngrn = 8;
     if apple && !slotted {
         *nsaa = round(*nsaa, natural);
+        // A packed stack argument has no bytes beyond its size to extend into: Apple's
+        // caller extension applies to registers only (clang leaves the slot's padding as
+        // it was).
+        let flags = Flags(flags.0 & !(Flags::SEXT32.0 | Flags::ZEXT32.0));
         b.arg_stack(i, 0, size, align, *nsaa, flags);
         *nsaa += size;
     } else {

@@ -71,6 +71,11 @@ struct Harness {
     batch: usize,
     /// Output comes as hexadecimal lines `@...` on simavr's echo of USART0 (stderr).
     uart_hex: bool,
+    /// Apple arm64: the caller is compiled by `clang --target=arm64-apple-macos11 -S`, its
+    /// assembly rewritten from Mach-O to ELF syntax (see [`darwin_to_elf`]) and linked
+    /// freestanding for Linux with the AArch64 stub, to run under qemu-aarch64: the calls
+    /// to the stub follow Apple's convention, as clang (the reference there) emits them.
+    darwin: bool,
 }
 
 const X86_STUB: &str = r#"
@@ -671,6 +676,129 @@ fn avr_ret(r: u16) -> Option<(usize, usize)> {
     (18..=25).contains(&r).then(|| (r as usize - 18, 1))
 }
 
+/// `_start`, `sys_write` and `sys_exit` for AArch64 Linux.
+const A64_RT: &str = r#"
+    .text
+    .globl _start
+_start:
+    bl main
+    .globl sys_exit
+sys_exit:
+    mov x8, #93
+    svc #0
+    .globl sys_write
+sys_write:
+    mov x8, #64
+    svc #0
+    ret
+"#;
+
+/// Rewrites clang's Mach-O assembly for arm64 into GNU ELF syntax: `;` comments,
+/// Mach-O sections and directives, the `_` prefix of C symbols, `@PAGE`/`@PAGEOFF` and
+/// `@GOTPAGE`/`@GOTPAGEOFF` operators, `.zerofill`.
+fn darwin_to_elf(asm: &str) -> String {
+    let mut out = String::new();
+    for line in asm.lines() {
+        // Drop a `;` comment outside string literals.
+        let (mut code, mut quoted, mut escaped) = (String::new(), false, false);
+        for ch in line.chars() {
+            if !quoted && ch == ';' {
+                break;
+            }
+            if quoted && !escaped && ch == '"' {
+                quoted = false;
+            } else if !quoted && ch == '"' {
+                quoted = true;
+            }
+            escaped = quoted && !escaped && ch == '\\';
+            code.push(ch);
+        }
+        let t = code.trim();
+        if t.starts_with(".build_version")
+            || t.starts_with(".loh")
+            || t.starts_with(".subsections_via_symbols")
+            || t.starts_with(".data_region")
+            || t.starts_with(".end_data_region")
+        {
+            continue;
+        }
+        if let Some(sec) = t.strip_prefix(".section") {
+            let sec = sec.trim();
+            out += if sec.starts_with("__TEXT,__text") {
+                "\t.text\n"
+            } else if sec.starts_with("__TEXT,") {
+                "\t.section .rodata\n"
+            } else {
+                "\t.data\n"
+            };
+            continue;
+        }
+        if let Some(z) = t.strip_prefix(".zerofill") {
+            // .zerofill SEGMENT,SECTION,symbol,size,align
+            let parts: Vec<&str> = z.split(',').map(str::trim).collect();
+            if parts.len() >= 4 {
+                let align = parts.get(4).copied().unwrap_or("0");
+                let _ = writeln!(
+                    out,
+                    "\t.bss\n\t.p2align {align}\n{}:\n\t.zero {}",
+                    unprefix(parts[2]),
+                    parts[3]
+                );
+            }
+            continue;
+        }
+        if t.starts_with(".asci") {
+            // String data: no symbols in it.
+            out += &code;
+            out.push('\n');
+            continue;
+        }
+        let t = code
+            .replace("@GOTPAGEOFF]", "]@GOTLO")
+            .replace("@GOTPAGE", "@GOTHI")
+            .replace("@PAGEOFF", "@LO")
+            .replace("@PAGE", "@HI");
+        let mut line = String::new();
+        let word_char = |c: char| c == '_' || c.is_ascii_alphanumeric() || c == '.' || c == '$';
+        // Symbols: `_name` becomes `name`; relocation operators become ELF ones.
+        let mut rest = t.as_str();
+        while !rest.is_empty() {
+            let start = rest.find(word_char).unwrap_or(rest.len());
+            line += &rest[..start];
+            rest = &rest[start..];
+            let end = rest.find(|c| !word_char(c)).unwrap_or(rest.len());
+            let word = unprefix(&rest[..end]);
+            rest = &rest[end..];
+            if let Some(r) = rest.strip_prefix("@HI") {
+                line += word;
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("@LO") {
+                line += &format!(":lo12:{word}");
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("@GOTHI") {
+                line += &format!(":got:{word}");
+                rest = r;
+            } else if let Some(r) = rest.strip_prefix("]@GOTLO") {
+                line += &format!(":got_lo12:{word}]");
+                rest = r;
+            } else {
+                line += word;
+            }
+        }
+        out += &line;
+        out.push('\n');
+    }
+    out
+}
+
+/// A Mach-O C symbol without its `_`.
+fn unprefix(w: &str) -> &str {
+    match w.strip_prefix('_') {
+        Some(r) if r.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') => r,
+        _ => w,
+    }
+}
+
 /// Flags of a freestanding static caller: no C library, and no library calls gcc could
 /// invent for the `memcpy`/`memset` loops themselves.
 const FREESTANDING_FLAGS: [&str; 4] = [
@@ -696,6 +824,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: X86_STUB.into(),
             freestanding: false,
             arg_slot: x86_arg,
@@ -712,6 +841,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: A64_STUB.into(),
             freestanding: false,
             arg_slot: a64_arg,
@@ -728,6 +858,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: RV64_STUB.into(),
             freestanding: false,
             arg_slot: rv64_arg,
@@ -747,6 +878,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: ARMHF_STUB.into(),
             freestanding: false,
             arg_slot: arm_arg,
@@ -763,6 +895,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: MIPSEL_STUB.into(),
             freestanding: false,
             arg_slot: mips_arg,
@@ -790,6 +923,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: format!("    .syntax unified\n    .arm\n{ARM_SOFT_STUB}{ARM_RT}"),
             freestanding: true,
             arg_slot: arm_soft_arg,
@@ -814,6 +948,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: format!("    .syntax unified\n    .thumb\n{ARM_SOFT_STUB}{ARM_RT}"),
             freestanding: true,
             arg_slot: arm_soft_arg,
@@ -836,6 +971,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: MAX_BYTES,
             batch: usize::MAX,
             uart_hex: false,
+            darwin: false,
             stub: format!("{RV32_STUB}{RISCV_RT}"),
             freestanding: true,
             arg_slot: rv32_arg,
@@ -844,6 +980,25 @@ fn harnesses() -> Vec<Harness> {
             ret_regs_size: 8,
             sret_reg: 10,
             features: ILP32,
+        },
+        // Apple arm64 by clang, run as a freestanding Linux program (see `darwin`).
+        Harness {
+            triple: "aarch64-apple-darwin",
+            // Apple's M1 has FP16 arithmetic (clang's macOS 11 target assumes it).
+            cc: &["aarch64-linux-gnu-gcc", "-march=armv8.2-a+fp16"],
+            runner: &["qemu-aarch64"],
+            max_bytes: MAX_BYTES,
+            batch: usize::MAX,
+            uart_hex: false,
+            darwin: true,
+            stub: format!("{A64_STUB}{A64_RT}"),
+            freestanding: true,
+            arg_slot: a64_arg,
+            stack_at: 208,
+            ret_slot: a64_ret,
+            ret_regs_size: 80,
+            sret_reg: 8,
+            features: FULL,
         },
         // avr-gcc under simavr, on the ATmega1284P (16 KiB of RAM, 128 KiB of flash, a
         // 2-byte return address), a batch of cases per program.
@@ -854,6 +1009,7 @@ fn harnesses() -> Vec<Harness> {
             max_bytes: 256,
             batch: 60,
             uart_hex: true,
+            darwin: false,
             stub: AVR_STUB.into(),
             freestanding: false,
             arg_slot: avr_arg,
@@ -1435,12 +1591,38 @@ fn compile_and_run(
     } else {
         &[]
     };
+    let source = if h.darwin {
+        let o = Command::new("clang")
+            .args([
+                "--target=arm64-apple-macos11",
+                "-O1",
+                "-S",
+                "-w",
+                "-ffreestanding",
+            ])
+            .args(["-fno-stack-protector", "-fno-common", "-o"])
+            .arg(dir.join("t.darwin.s"))
+            .arg(dir.join("t.c"))
+            .output()
+            .unwrap();
+        if !o.status.success() {
+            return Err(format!(
+                "clang failed:\n{}",
+                String::from_utf8_lossy(&o.stderr)
+            ));
+        }
+        let asm = std::fs::read_to_string(dir.join("t.darwin.s")).unwrap();
+        std::fs::write(dir.join("t.s"), darwin_to_elf(&asm)).unwrap();
+        dir.join("t.s")
+    } else {
+        dir.join("t.c")
+    };
     let o = Command::new(h.cc[0])
         .args(&h.cc[1..])
         .args(freestanding)
         .args(["-w", "-O1", "-o"])
         .arg(&out)
-        .arg(dir.join("t.c"))
+        .arg(source)
         .arg(dir.join("stub.s"))
         .output()
         .unwrap();
@@ -1543,7 +1725,10 @@ fn check_all(count: usize, sample: bool) {
         {
             continue;
         }
-        let tools = [h.cc[0]].into_iter().chain(h.runner.first().copied());
+        let tools = [h.cc[0]]
+            .into_iter()
+            .chain(h.runner.first().copied())
+            .chain(h.darwin.then_some("clang"));
         if let Some(missing) = tools.into_iter().find(|t| !have(t)) {
             eprintln!("plans_vs_gcc: {missing} missing, {} skipped", h.triple);
             continue;
