@@ -294,11 +294,19 @@ t.c:1:25: warning: implicit declaration of function 'f' [-Wimplicit-function-dec
 #[test]
 fn huge_and_deep_inputs_neither_crash_nor_mislead() {
     // Long operator chains are typed up to a depth and never diagnosed beyond it.
-    let chain = vec!["x"; 20000].join("+");
-    let (d, n) = diagnose_std(
-        &format!("int f(int x) {{ return {chain}; }}\n"),
-        Std::default(),
-    );
+    // On a thread with the main thread's usual 8 MiB stack (the driver's), not a test's 2.
+    let (d, n) = std::thread::Builder::new()
+        .stack_size(8 << 20)
+        .spawn(|| {
+            let chain = vec!["x"; 20000].join("+");
+            diagnose_std(
+                &format!("int f(int x) {{ return {chain}; }}\n"),
+                Std::default(),
+            )
+        })
+        .unwrap()
+        .join()
+        .unwrap();
     assert_eq!((d.as_str(), n), ("", 0));
     check(
         "char a[1UL<<62][1<<10];\nint b[0x7fffffffffffffff];\n",
@@ -414,5 +422,97 @@ t.c:20:24: warning: returning 'int *' from a function with incompatible return t
       |                        ^~
 "#,
         4,
+    );
+}
+
+#[test]
+fn operand_types_calls_members_and_object_completeness() {
+    check(
+        r#"struct s { int a; } sv;
+struct inc;
+int i, *p, *p2;
+void f(void) {
+  struct inc x;
+  void y;
+  i();
+  sv + 1;
+  p + p2;
+  i * p;
+  -sv;
+  *i;
+  i.a;
+  i->a;
+  p->a;
+  sv < 1;
+  !sv;
+  ~p;
+  p - p2;
+  i % 1.0;
+  i << 1.5;
+}
+struct inc z;
+int arr[];
+"#,
+        r#"t.c: In function 'f':
+t.c:5:14: error: storage size of 'x' isn't known
+    5 |   struct inc x;
+      |              ^
+t.c:6:8: error: variable or field 'y' declared void
+    6 |   void y;
+      |        ^
+t.c:7:3: error: called object 'i' is not a function or function pointer
+    7 |   i();
+      |   ^
+t.c:3:5: note: declared here
+    3 | int i, *p, *p2;
+      |     ^
+t.c:8:6: error: invalid operands to binary + (have 'struct s' and 'int')
+    8 |   sv + 1;
+      |      ^
+t.c:9:5: error: invalid operands to binary + (have 'int *' and 'int *')
+    9 |   p + p2;
+      |     ^
+t.c:10:5: error: invalid operands to binary * (have 'int' and 'int *')
+   10 |   i * p;
+      |     ^
+t.c:11:3: error: wrong type argument to unary minus
+   11 |   -sv;
+      |   ^
+t.c:12:3: error: invalid type argument of unary '*' (have 'int')
+   12 |   *i;
+      |   ^~
+t.c:13:4: error: request for member 'a' in something not a structure or union
+   13 |   i.a;
+      |    ^
+t.c:14:4: error: invalid type argument of '->' (have 'int')
+   14 |   i->a;
+      |    ^~
+t.c:15:4: error: request for member 'a' in something not a structure or union
+   15 |   p->a;
+      |    ^~
+t.c:16:6: error: invalid operands to binary < (have 'struct s' and 'int')
+   16 |   sv < 1;
+      |      ^
+t.c:17:3: error: wrong type argument to unary exclamation mark
+   17 |   !sv;
+      |   ^
+t.c:18:3: error: wrong type argument to bit-complement
+   18 |   ~p;
+      |   ^
+t.c:20:5: error: invalid operands to binary % (have 'int' and 'double')
+   20 |   i % 1.0;
+      |     ^
+t.c:21:5: error: invalid operands to binary << (have 'int' and 'double')
+   21 |   i << 1.5;
+      |     ^~
+t.c: At top level:
+t.c:23:12: error: storage size of 'z' isn't known
+   23 | struct inc z;
+      |            ^
+t.c:24:5: warning: array 'arr' assumed to have one element
+   24 | int arr[];
+      |     ^~~
+"#,
+        17,
     );
 }

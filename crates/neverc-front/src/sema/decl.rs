@@ -543,7 +543,8 @@ impl<'a> Sema<'a> {
                                         self.error(d.loc, 1, "size of unnamed array is negative")
                                     }
                                 }
-                                ArrLen::Unknown
+                                t = TypeId::ERROR;
+                                continue;
                             }
                             Some(v) => {
                                 let elem = self.types.size_align(t).map_or(0, |s| s.0);
@@ -675,6 +676,32 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// End of the unit: tentative definitions must have complete types by now (an array
+    /// of unknown size becomes one element, with gcc's warning).
+    pub(crate) fn finish_tentative(&mut self) {
+        for (id, loc) in std::mem::take(&mut self.tentative) {
+            let o = self.ords[id as usize].clone();
+            let defined = matches!(o.kind, OrdKind::Object { defined: true, .. });
+            if defined || self.types.is_error(o.ty) {
+                continue;
+            }
+            let n = self.name(o.name);
+            let len = self.sym_len(o.name);
+            match self.types.kind(o.ty) {
+                Kind::Array(_, ArrLen::Unknown) => self.warning(
+                    loc,
+                    len,
+                    format!("array '{n}' assumed to have one element"),
+                    "",
+                ),
+                Kind::Record(_) | Kind::Enum(_) if !self.types.is_complete(o.ty) => {
+                    self.error(loc, len, format!("storage size of '{n}' isn't known"))
+                }
+                _ => {}
+            }
+        }
+    }
+
     pub(crate) fn tok_len_at(&self, loc: Loc) -> u32 {
         self.ast
             .tokens
@@ -738,7 +765,39 @@ impl<'a> Sema<'a> {
                         .intern(Kind::Array(e, ArrLen::Fixed(n)), self.types.quals(ty));
                 }
             }
+            let len = self.sym_len(name);
+            let n = self.name(name);
+            let is_extern = sp.storage == Some(Storage::Extern);
+            let mut check_later = false;
+            if !is_extern && !matches!(self.types.kind(ty), Kind::Func(_)) {
+                if self.types.is_void(ty) {
+                    self.error(
+                        id.decl.loc,
+                        len,
+                        format!("variable or field '{n}' declared void"),
+                    );
+                    ty = TypeId::ERROR;
+                } else if self.at_file_scope() {
+                    check_later = id.init.is_none();
+                } else if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown)) {
+                    if id.init.is_none() {
+                        self.error(id.decl.loc, len, format!("array size missing in '{n}'"));
+                    }
+                } else if !self.types.is_error(ty)
+                    && !self.types.is_complete(ty)
+                    && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla))
+                {
+                    self.error(
+                        id.decl.loc,
+                        len,
+                        format!("storage size of '{n}' isn't known"),
+                    );
+                }
+            }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if check_later {
+                self.tentative.push((oid, id.decl.loc));
+            }
             if let Some(i) = id.init {
                 self.init(i);
                 if let Init::Expr(e) = ast.init(i) {

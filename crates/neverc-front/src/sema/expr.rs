@@ -307,7 +307,7 @@ impl<'a> Sema<'a> {
             }
             ExprKind::Paren(x) => self.expr(*x),
             ExprKind::Unary(op, x) => self.unary(*op, *x, e),
-            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b),
+            ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, e),
             ExprKind::Assign(op, a, b) => {
                 let lt = self.expr(*a);
                 let rt = self.rvalue(*b);
@@ -357,11 +357,30 @@ impl<'a> Sema<'a> {
                     let t = self.rvalue(*base);
                     match self.types.pointee(t) {
                         Some(p) => p,
-                        None => return TypeId::ERROR,
+                        None => {
+                            if !self.types.is_error(t) {
+                                let msg = format!(
+                                    "invalid type argument of '->' (have '{}')",
+                                    self.tname(t)
+                                );
+                                self.error(ex.loc, 2, msg);
+                            }
+                            return TypeId::ERROR;
+                        }
                     }
                 } else {
                     self.expr(*base)
                 };
+                if !self.types.is_error(bt) && !matches!(self.types.kind(bt), Kind::Record(_)) {
+                    let n = self.name(*name);
+                    let len = if *arrow { 2 } else { 1 };
+                    self.error(
+                        ex.loc,
+                        len,
+                        format!("request for member '{n}' in something not a structure or union"),
+                    );
+                    return TypeId::ERROR;
+                }
                 self.member(bt, *name, ex.loc)
             }
             ExprKind::Cast(tn, x) => {
@@ -577,17 +596,48 @@ impl<'a> Sema<'a> {
         match op {
             UnOp::Plus | UnOp::Neg | UnOp::BitNot => {
                 let t = self.rvalue(x);
+                let ok = self.types.is_error(t)
+                    || if op == UnOp::BitNot {
+                        self.types.is_integer(t) || matches!(self.types.kind(t), Kind::Complex(_))
+                    } else {
+                        self.types.is_arith(t)
+                    };
+                if !ok {
+                    let what = match op {
+                        UnOp::Plus => "unary plus",
+                        UnOp::Neg => "unary minus",
+                        _ => "bit-complement",
+                    };
+                    let loc = self.ast.expr(at).loc;
+                    self.error(loc, 1, format!("wrong type argument to {what}"));
+                    return TypeId::ERROR;
+                }
                 self.types.promote(t)
             }
             UnOp::Not => {
-                self.rvalue(x);
+                let t = self.rvalue(x);
+                if !self.types.is_error(t) && !self.types.is_scalar(t) {
+                    let loc = self.ast.expr(at).loc;
+                    self.error(loc, 1, "wrong type argument to unary exclamation mark");
+                }
                 self.int_t()
             }
             UnOp::Deref => {
                 let t = self.rvalue(x);
                 match self.types.pointee(t) {
                     Some(p) => p,
-                    None => TypeId::ERROR,
+                    None => {
+                        if !self.types.is_error(t) {
+                            let loc = self.ast.expr(at).loc;
+                            let len = self.span_len(loc, x);
+                            let msg = format!(
+                                "invalid type argument of unary '*' (have '{}')",
+                                self.tname(t)
+                            );
+                            self.error(loc, len, msg);
+                        }
+                        TypeId::ERROR
+                    }
                 }
             }
             UnOp::Addr => {
@@ -622,10 +672,58 @@ impl<'a> Sema<'a> {
         }
     }
 
-    fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId) -> TypeId {
+    fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
         let at = self.rvalue(a);
         let bt = self.rvalue(b);
+        if !self.binary_valid(op, at, bt) {
+            let loc = self.ast.expr(at_e).loc;
+            let len = op.as_str().len() as u32;
+            let (an, bn) = (self.tname(at), self.tname(bt));
+            let msg = format!(
+                "invalid operands to binary {} (have '{an}' and '{bn}')",
+                op.as_str()
+            );
+            self.error(loc, len, msg);
+            return match op {
+                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    self.int_t()
+                }
+                _ => TypeId::ERROR,
+            };
+        }
         self.binary_types(op, at, bt)
+    }
+
+    /// Are the (converted) operand types allowed for the operator (C17 6.5.5-6.5.12)?
+    fn binary_valid(&mut self, op: BinOp, at: TypeId, bt: TypeId) -> bool {
+        use BinOp::*;
+        let t = &self.types;
+        if t.is_error(at) || t.is_error(bt) {
+            return true;
+        }
+        let (ari_a, ari_b) = (t.is_arith(at), t.is_arith(bt));
+        let (int_a, int_b) = (t.is_integer(at), t.is_integer(bt));
+        let (pa, pb) = (t.pointee(at), t.pointee(bt));
+        match op {
+            Mul | Div => ari_a && ari_b,
+            Mod | Shl | Shr | BitAnd | BitOr | BitXor => int_a && int_b,
+            Add => (ari_a && ari_b) || (pa.is_some() && int_b) || (int_a && pb.is_some()),
+            Sub => match (pa, pb) {
+                (Some(x), Some(y)) => {
+                    let (x, y) = (self.types.unqual(x), self.types.unqual(y));
+                    self.types.compatible(x, y)
+                }
+                (Some(_), None) => int_b,
+                (None, Some(_)) => false,
+                (None, None) => ari_a && ari_b,
+            },
+            Lt | Gt | Le | Ge | Eq | Ne => {
+                let sa = ari_a || pa.is_some();
+                let sb = ari_b || pb.is_some();
+                sa && sb
+            }
+            And | Or => true,
+        }
     }
 
     fn binary_types(&mut self, op: BinOp, at: TypeId, bt: TypeId) -> TypeId {
@@ -732,10 +830,33 @@ impl<'a> Sema<'a> {
             self.rvalue(a);
         }
         let ft = self.types.decay(ft);
-        let Some(fnt) = self.types.pointee(ft) else {
-            return TypeId::ERROR;
-        };
-        let Some(func) = self.types.func(fnt).cloned() else {
+        let func = self
+            .types
+            .pointee(ft)
+            .and_then(|p| self.types.func(p).cloned());
+        let Some(func) = func else {
+            if !self.types.is_error(ft) {
+                let (loc, len) = self.start_loc(f);
+                match fe.kind {
+                    ExprKind::Ident(s) => {
+                        let n = self.name(s);
+                        self.error(
+                            loc,
+                            len,
+                            format!("called object '{n}' is not a function or function pointer"),
+                        );
+                        if let Some(o) = self.lookup(s) {
+                            let dl = self.ords[o as usize].loc;
+                            self.note(dl, self.sym_len(s), "declared here");
+                        }
+                    }
+                    _ => self.error(
+                        loc,
+                        len,
+                        "called object is not a function or function pointer",
+                    ),
+                }
+            }
             return TypeId::ERROR;
         };
         if let (true, ExprKind::Ident(s)) = (func.proto, &fe.kind) {
@@ -1132,6 +1253,19 @@ pub(crate) enum ConvCtx {
 }
 
 impl<'a> Sema<'a> {
+    /// Bytes from `from` to the end of `e` when `e` is one token on the same line (else 1).
+    pub(crate) fn span_len(&self, from: crate::source::Loc, e: ExprId) -> u32 {
+        let x = self.ast.expr(e);
+        match x.kind {
+            ExprKind::Ident(_) | ExprKind::Int(_) | ExprKind::Float(_) | ExprKind::Char(_)
+                if x.loc.file == from.file && x.loc.offset >= from.offset =>
+            {
+                x.loc.offset - from.offset + self.tok_len_at(x.loc)
+            }
+            _ => 1,
+        }
+    }
+
     /// Where gcc puts the caret for an expression: its leftmost token.
     pub(crate) fn start_loc(&self, e: ExprId) -> (crate::source::Loc, u32) {
         let mut x = e;

@@ -110,6 +110,8 @@ pub struct Sema<'a> {
     pub(crate) rec: u32,
     /// Records whose member lists are being read.
     pub(crate) defining: Vec<u32>,
+    /// File-scope definitions without initialisers, checked at the end of the unit.
+    pub(crate) tentative: Vec<(u32, Loc)>,
 }
 
 /// Checks a translation unit; diagnostics go through the preprocessor's reporter.
@@ -131,12 +133,16 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         generic_choice: FxHashMap::default(),
         rec: 0,
         defining: Vec::new(),
+        tentative: Vec::new(),
     };
     for &d in &ast.items {
         if s.pp.diags.stop {
             break;
         }
         s.external_decl(d);
+    }
+    if !s.pp.diags.stop {
+        s.finish_tentative();
     }
     Typed {
         types: s.types,
