@@ -516,3 +516,47 @@ t.c:24:5: warning: array 'arr' assumed to have one element
         17,
     );
 }
+
+#[test]
+fn modifying_read_only_objects() {
+    check(
+        r#"const int ci = 1;
+struct s { const int m; int n; };
+void f(const int p) {
+  const struct s cs = {1, 2};
+  struct s vs = {1, 2};
+  ci = 2;
+  p = 3;
+  ci++;
+  --p;
+  cs.n = 1;
+  vs.m = 2;
+  ci += 1;
+}
+"#,
+        r#"t.c: In function 'f':
+t.c:6:6: error: assignment of read-only variable 'ci'
+    6 |   ci = 2;
+      |      ^
+t.c:7:5: error: assignment of read-only parameter 'p'
+    7 |   p = 3;
+      |     ^
+t.c:8:5: error: increment of read-only variable 'ci'
+    8 |   ci++;
+      |     ^~
+t.c:9:3: error: decrement of read-only parameter 'p'
+    9 |   --p;
+      |   ^~
+t.c:10:8: error: assignment of member 'n' in read-only object
+   10 |   cs.n = 1;
+      |        ^
+t.c:11:8: error: assignment of read-only member 'm'
+   11 |   vs.m = 2;
+      |        ^
+t.c:12:6: error: assignment of read-only variable 'ci'
+   12 |   ci += 1;
+      |      ^~
+"#,
+        7,
+    );
+}

@@ -1256,8 +1256,11 @@ impl<'a> Sema<'a> {
             gotos: Vec::new(),
         });
         self.push_scope();
+        self.param_ids.clear();
         for p in &params {
             if let Some(n) = p.name {
+                let id = self.ords.len() as u32;
+                self.param_ids.push(id);
                 self.bind(Ordinary {
                     name: n,
                     ty: p.ty,

@@ -311,6 +311,7 @@ impl<'a> Sema<'a> {
             ExprKind::Assign(op, a, b) => {
                 let lt = self.expr(*a);
                 let rt = self.rvalue(*b);
+                self.check_modifiable(*a, e, "assignment");
                 match op {
                     Some(op) => {
                         let _ = self.binary_types(*op, lt, rt);
@@ -659,6 +660,12 @@ impl<'a> Sema<'a> {
                     "decrement operand"
                 };
                 self.require_lvalue(x, at, what);
+                let verb = if matches!(op, UnOp::PreInc | UnOp::PostInc) {
+                    "increment"
+                } else {
+                    "decrement"
+                };
+                self.check_modifiable(x, at, verb);
                 self.types.unqual(t)
             }
             UnOp::Real | UnOp::Imag => {
@@ -1253,6 +1260,49 @@ pub(crate) enum ConvCtx {
 }
 
 impl<'a> Sema<'a> {
+    /// gcc's errors for modifying a const-qualified lvalue it can name.
+    fn check_modifiable(&mut self, lhs: ExprId, at: ExprId, verb: &str) {
+        let t = self.expr_types[lhs.0 as usize];
+        if self.types.is_error(t) || self.types.quals(t) & qual::CONST == 0 || !self.is_lvalue(lhs)
+        {
+            return;
+        }
+        let mut x = lhs;
+        while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+            x = y;
+        }
+        let msg = match self.ast.expr(x).kind {
+            ExprKind::Ident(s) => {
+                let Some(o) = self.lookup(s) else {
+                    return;
+                };
+                let what = if self.param_ids.contains(&o) {
+                    "parameter"
+                } else {
+                    "variable"
+                };
+                format!("{verb} of read-only {what} '{}'", self.name(s))
+            }
+            ExprKind::Member { base, name, arrow } => {
+                let mut bt = self.expr_types[base.0 as usize];
+                if arrow {
+                    bt = self.types.decay(bt);
+                    bt = self.types.pointee(bt).unwrap_or(TypeId::ERROR);
+                }
+                let n = self.name(name);
+                if self.types.quals(bt) & qual::CONST != 0 {
+                    format!("{verb} of member '{n}' in read-only object")
+                } else {
+                    format!("{verb} of read-only member '{n}'")
+                }
+            }
+            _ => return,
+        };
+        let loc = self.ast.expr(at).loc;
+        let len = self.tok_len_at(loc);
+        self.error(loc, len, msg);
+    }
+
     /// Bytes from `from` to the end of `e` when `e` is one token on the same line (else 1).
     pub(crate) fn span_len(&self, from: crate::source::Loc, e: ExprId) -> u32 {
         let x = self.ast.expr(e);

@@ -112,6 +112,8 @@ pub struct Sema<'a> {
     pub(crate) defining: Vec<u32>,
     /// File-scope definitions without initialisers, checked at the end of the unit.
     pub(crate) tentative: Vec<(u32, Loc)>,
+    /// Entries of the current function's parameters.
+    pub(crate) param_ids: Vec<u32>,
 }
 
 /// Checks a translation unit; diagnostics go through the preprocessor's reporter.
@@ -134,6 +136,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         rec: 0,
         defining: Vec::new(),
         tentative: Vec::new(),
+        param_ids: Vec::new(),
     };
     for &d in &ast.items {
         if s.pp.diags.stop {
