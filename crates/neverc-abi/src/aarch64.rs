@@ -44,20 +44,48 @@ fn clang_empty(ty: &Type) -> bool {
     })
 }
 
+/// Does clang's `isHomogeneousAggregate` in C refuse `ty` for a member that gcc would
+/// let through: a bit-field (zero-width and unnamed ones too: "For compatibility with
+/// GCC, ignore empty bitfields in C++ mode" only) or a zero-length array? Members that
+/// are clang-empty records are skipped.
+fn clang_not_homogeneous(ty: &Type) -> bool {
+    let Type::Record(r) = ty.unaligned() else {
+        return false;
+    };
+    r.fields.iter().any(|f| {
+        let mut t = f.ty.unaligned();
+        while let Type::Array(e, n) = t {
+            if *n == 0 {
+                return true;
+            }
+            t = e.unaligned();
+        }
+        if clang_empty(t) {
+            return false;
+        }
+        f.bits.is_some() || clang_not_homogeneous(t)
+    })
+}
+
 fn kind(ty: &Type, b: &Builder) -> Kind {
     let (size, _) = b.layout(ty);
     if size == 0 {
         return Kind::Empty;
     }
+    let darwin = b.m.os == neverc_target::Os::Darwin;
     // Apple arm64: clang's DarwinPCS ignores every C record it counts as empty, even one
     // with a size (`union { long long :53; }`), as argument and as result
     // (`AArch64ABIInfo::classifyArgumentType`: "Empty records are always ignored on
     // Darwin"); Apple's document defers to the compiler here.
-    if b.m.os == neverc_target::Os::Darwin && clang_empty(ty) {
+    if darwin && clang_empty(ty) {
         return Kind::Empty;
     }
     // §5.9.5: HFA/HVA, with floats, doubles, quads, halves and 8/16-byte vectors as bases.
-    if let Some((base, n)) = homogeneous(ty, b.m, &[8, 16]) {
+    // Apple arm64 follows clang's reading, which refuses records with bit-fields or
+    // zero-length arrays (`struct { long long :0; float f; }` goes in x0).
+    if darwin && clang_not_homogeneous(ty) {
+        // Not an HFA/HVA: general registers or by reference.
+    } else if let Some((base, n)) = homogeneous(ty, b.m, &[8, 16]) {
         return Kind::Simd(base, n);
     }
     let composite = matches!(

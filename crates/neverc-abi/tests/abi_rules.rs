@@ -266,6 +266,10 @@ fn apple_arm64_int128_pairs_and_empty_records() {
         ..Record::default()
     }));
     assert_eq!(args(APPLE, vec![u, Type::int()]), "1.0+4:x0");
+    // The trap struct `{float a; int :0; float b;}` is no HFA to clang in C (it skips
+    // zero-width bit-fields in C++ only): x0 on Apple, v0/v1 with gcc on Linux.
+    assert_eq!(args(APPLE, vec![float_zw_float()]), "0.0+8:x0");
+    assert_eq!(args(A64, vec![float_zw_float()]), "0.0+4:v0 0.4+4:v1");
 }
 
 #[test]
