@@ -560,3 +560,74 @@ t.c:12:6: error: assignment of read-only variable 'ci'
         7,
     );
 }
+
+#[test]
+fn returns_jumps_and_switch_labels() {
+    check(
+        r#"void v(void) { return 1; }
+int r(void) { return; }
+void f(int x) {
+  break;
+  continue;
+  case 1: ;
+  default: ;
+  switch (x) {
+  case 1: break;
+  case 2: case 1: break;
+  default: ;
+  default: ;
+  case 3 ... 5: ;
+  case 4: ;
+  }
+  while (x) { switch (x) { continue; } }
+}
+"#,
+        r#"t.c: In function 'v':
+t.c:1:23: warning: 'return' with a value, in function returning void
+    1 | void v(void) { return 1; }
+      |                       ^
+t.c:1:6: note: declared here
+    1 | void v(void) { return 1; }
+      |      ^
+t.c: In function 'r':
+t.c:2:15: warning: 'return' with no value, in function returning non-void
+    2 | int r(void) { return; }
+      |               ^~~~~~
+t.c:2:5: note: declared here
+    2 | int r(void) { return; }
+      |     ^
+t.c: In function 'f':
+t.c:4:3: error: break statement not within loop or switch
+    4 |   break;
+      |   ^~~~~
+t.c:5:3: error: continue statement not within a loop
+    5 |   continue;
+      |   ^~~~~~~~
+t.c:6:3: error: case label not within a switch statement
+    6 |   case 1: ;
+      |   ^~~~
+t.c:7:3: error: 'default' label not within a switch statement
+    7 |   default: ;
+      |   ^~~~~~~
+t.c:10:11: error: duplicate case value
+   10 |   case 2: case 1: break;
+      |           ^~~~
+t.c:9:3: note: previously used here
+    9 |   case 1: break;
+      |   ^~~~
+t.c:12:3: error: multiple default labels in one switch
+   12 |   default: ;
+      |   ^~~~~~~
+t.c:11:3: note: this is the first default label
+   11 |   default: ;
+      |   ^~~~~~~
+t.c:14:3: error: duplicate case value
+   14 |   case 4: ;
+      |   ^~~~
+t.c:13:3: note: previously used here
+   13 |   case 3 ... 5: ;
+      |   ^~~~
+"#,
+        7,
+    );
+}

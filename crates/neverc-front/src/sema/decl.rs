@@ -3,7 +3,7 @@
 //! bodies and labels.
 
 use super::types::{ArrLen, FuncTy, Kind, Member, RecordInfo, TypeId};
-use super::{FuncCtx, Linkage, OrdKind, Ordinary, Sema, Tag};
+use super::{FuncCtx, Jump, Linkage, OrdKind, Ordinary, Sema, Tag};
 use crate::parse::ast::*;
 use crate::parse::ctok::T;
 use crate::source::Loc;
@@ -1247,8 +1247,10 @@ impl<'a> Sema<'a> {
                 *defined = true;
             }
         }
+        self.jumps.clear();
         self.func = Some(FuncCtx {
             name,
+            loc: decl.loc,
             ret,
             undeclared: Vec::new(),
             labels: Default::default(),
@@ -1289,6 +1291,7 @@ impl<'a> Sema<'a> {
                     let n = self.name(*l);
                     self.func = Some(FuncCtx {
                         name: f.name,
+                        loc: f.loc,
                         ret: f.ret,
                         undeclared: Vec::new(),
                         labels: Default::default(),
@@ -1348,12 +1351,25 @@ impl<'a> Sema<'a> {
                     self.stmt(*b);
                 }
             }
-            StmtKind::Switch(c, b) | StmtKind::While(c, b) => {
+            StmtKind::Switch(c, b) => {
                 self.expr(*c);
+                self.jumps.push(Jump::Switch {
+                    cases: Vec::new(),
+                    default: None,
+                });
                 self.stmt(*b);
+                self.jumps.pop();
+            }
+            StmtKind::While(c, b) => {
+                self.expr(*c);
+                self.jumps.push(Jump::Loop);
+                self.stmt(*b);
+                self.jumps.pop();
             }
             StmtKind::DoWhile(b, c) => {
+                self.jumps.push(Jump::Loop);
                 self.stmt(*b);
+                self.jumps.pop();
                 self.expr(*c);
             }
             StmtKind::For {
@@ -1380,7 +1396,9 @@ impl<'a> Sema<'a> {
                 if let Some(x) = step {
                     self.expr(*x);
                 }
+                self.jumps.push(Jump::Loop);
                 self.stmt(*body);
+                self.jumps.pop();
                 self.pop_scope();
             }
             StmtKind::Goto(l) => {
@@ -1391,14 +1409,48 @@ impl<'a> Sema<'a> {
             StmtKind::GotoComputed(e) => {
                 self.expr(*e);
             }
-            StmtKind::Continue | StmtKind::Break | StmtKind::Error => {}
+            StmtKind::Break => {
+                if self.jumps.is_empty() {
+                    let len = self.tok_len_at(st.loc);
+                    self.error(st.loc, len, "break statement not within loop or switch");
+                }
+            }
+            StmtKind::Continue => {
+                if !self.jumps.iter().any(|j| matches!(j, Jump::Loop)) {
+                    let len = self.tok_len_at(st.loc);
+                    self.error(st.loc, len, "continue statement not within a loop");
+                }
+            }
+            StmtKind::Error => {}
             StmtKind::Return(e) => {
+                let (ret, floc, fname) = match &self.func {
+                    Some(f) => (f.ret, f.loc, Some(f.name)),
+                    None => (TypeId::ERROR, st.loc, None),
+                };
+                let flen = fname.map_or(1, |n| self.sym_len(n));
                 if let Some(e) = e {
-                    self.expr(*e);
-                    let ret = self.func.as_ref().map_or(TypeId::ERROR, |f| f.ret);
+                    let et = self.expr(*e);
                     if !self.types.is_void(ret) {
                         self.convert_check(ret, *e, super::expr::ConvCtx::Return);
+                    } else if !self.types.is_void(et) && !self.types.is_error(et) {
+                        let (loc, len) = self.start_loc(*e);
+                        self.warning(
+                            loc,
+                            len,
+                            "'return' with a value, in function returning void",
+                            "",
+                        );
+                        self.note(floc, flen, "declared here");
                     }
+                } else if !self.types.is_void(ret) && !self.types.is_error(ret) {
+                    let len = self.tok_len_at(st.loc);
+                    self.warning(
+                        st.loc,
+                        len,
+                        "'return' with no value, in function returning non-void",
+                        "",
+                    );
+                    self.note(floc, flen, "declared here");
                 }
             }
             StmtKind::Label(l, _, b) => {
@@ -1426,14 +1478,60 @@ impl<'a> Sema<'a> {
             }
             StmtKind::Case(a, b, body) => {
                 self.expr(*a);
-                self.eval(*a);
-                if let Some(b) = b {
-                    self.expr(*b);
-                    self.eval(*b);
+                let lo = self.eval(*a);
+                let hi = match b {
+                    Some(b) => {
+                        self.expr(*b);
+                        self.eval(*b)
+                    }
+                    None => lo,
+                };
+                let len = self.tok_len_at(st.loc);
+                let mut prev = None;
+                match self
+                    .jumps
+                    .iter_mut()
+                    .rev()
+                    .find(|j| matches!(j, Jump::Switch { .. }))
+                {
+                    Some(Jump::Switch { cases, .. }) => {
+                        if let (Some(lo), Some(hi)) = (lo, hi) {
+                            prev = cases.iter().find(|c| c.0 <= hi && lo <= c.1).map(|c| c.2);
+                            if prev.is_none() {
+                                cases.push((lo, hi, st.loc));
+                            }
+                        }
+                    }
+                    _ => self.error(st.loc, len, "case label not within a switch statement"),
+                }
+                if let Some(p) = prev {
+                    self.error(st.loc, len, "duplicate case value");
+                    let plen = self.tok_len_at(p);
+                    self.note(p, plen, "previously used here");
                 }
                 self.stmt(*body);
             }
-            StmtKind::Default(b) => self.stmt(*b),
+            StmtKind::Default(b) => {
+                let len = self.tok_len_at(st.loc);
+                let mut first = None;
+                match self
+                    .jumps
+                    .iter_mut()
+                    .rev()
+                    .find(|j| matches!(j, Jump::Switch { .. }))
+                {
+                    Some(Jump::Switch { default, .. }) => match default {
+                        Some(p) => first = Some(*p),
+                        None => *default = Some(st.loc),
+                    },
+                    _ => self.error(st.loc, len, "'default' label not within a switch statement"),
+                }
+                if let Some(p) = first {
+                    self.error(st.loc, len, "multiple default labels in one switch");
+                    self.note(p, len, "this is the first default label");
+                }
+                self.stmt(*b);
+            }
             StmtKind::Asm(a) => {
                 for op in a.outputs.iter().chain(&a.inputs) {
                     self.expr(op.expr);

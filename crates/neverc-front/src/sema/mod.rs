@@ -78,6 +78,8 @@ pub(crate) struct Scope {
 /// Per-function state.
 pub(crate) struct FuncCtx {
     name: Symbol,
+    /// Where the function's name is declared.
+    loc: Loc,
     ret: TypeId,
     undeclared: Vec<Symbol>,
     labels: FxHashMap<Symbol, Loc>,
@@ -114,6 +116,18 @@ pub struct Sema<'a> {
     pub(crate) tentative: Vec<(u32, Loc)>,
     /// Entries of the current function's parameters.
     pub(crate) param_ids: Vec<u32>,
+    /// Enclosing loops and switches, innermost last.
+    pub(crate) jumps: Vec<Jump>,
+}
+
+/// A statement `break` (and for loops `continue`) can leave.
+pub(crate) enum Jump {
+    Loop,
+    Switch {
+        /// Case ranges seen: low, high, where.
+        cases: Vec<(i128, i128, Loc)>,
+        default: Option<Loc>,
+    },
 }
 
 /// Checks a translation unit; diagnostics go through the preprocessor's reporter.
@@ -137,6 +151,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         defining: Vec::new(),
         tentative: Vec::new(),
         param_ids: Vec::new(),
+        jumps: Vec::new(),
     };
     for &d in &ast.items {
         if s.pp.diags.stop {
