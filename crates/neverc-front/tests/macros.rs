@@ -232,3 +232,16 @@ fn macro_recursion_through_arguments_terminates() {
     assert_eq!(r.errors, 0);
     assert_eq!(common::tokens(&r.out).len(), 401);
 }
+
+#[test]
+fn va_opt_outside_a_variadic_macro_is_an_ordinary_name_with_a_warning() {
+    let r = run("#define f(x) __VA_OPT__(a) x\nf(1)\n");
+    assert_eq!(common::tokens(&r.out), common::tokens("__VA_OPT__(a) 1"));
+    assert_eq!(
+        r.diags,
+        "t.c:1:14: warning: __VA_OPT__ can only appear in the expansion of a C++20 variadic macro
+    1 | #define f(x) __VA_OPT__(a) x
+      |              ^
+"
+    );
+}

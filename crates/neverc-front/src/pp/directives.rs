@@ -616,14 +616,11 @@ impl Preprocessor {
                 );
             }
             if t.kind == TokKind::Ident && t.sym == self.sym_va_opt && !variadic {
-                self.report(
-                    Diagnostic::error(
-                        t.loc,
-                        "__VA_OPT__ can only appear in the expansion of a C++20 variadic macro",
-                    )
-                    .with_len(10),
-                );
-                return None;
+                // gcc warns and keeps it as an ordinary identifier.
+                self.report(Diagnostic::warning(
+                    t.loc,
+                    "__VA_OPT__ can only appear in the expansion of a C++20 variadic macro",
+                ));
             }
             if matches!(kind, MacroKind::Function { .. })
                 && t.kind == TokKind::Punct
