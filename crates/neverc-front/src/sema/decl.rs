@@ -1486,7 +1486,7 @@ impl<'a> Sema<'a> {
                     }
                     None => lo,
                 };
-                let len = self.tok_len_at(st.loc);
+                let len = 4; // `case`
                 let mut prev = None;
                 match self
                     .jumps
@@ -1506,13 +1506,12 @@ impl<'a> Sema<'a> {
                 }
                 if let Some(p) = prev {
                     self.error(st.loc, len, "duplicate case value");
-                    let plen = self.tok_len_at(p);
-                    self.note(p, plen, "previously used here");
+                    self.note(p, len, "previously used here");
                 }
                 self.stmt(*body);
             }
             StmtKind::Default(b) => {
-                let len = self.tok_len_at(st.loc);
+                let len = 7; // `default`
                 let mut first = None;
                 match self
                     .jumps

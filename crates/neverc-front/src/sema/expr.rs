@@ -1354,14 +1354,16 @@ impl<'a> Sema<'a> {
         if self.types.is_error(st) || self.types.is_error(dst) {
             return;
         }
-        let (loc, len) = match ctx {
+        // Where to report (found only when reporting: it scans tokens).
+        let place = |s: &Self| match ctx {
             ConvCtx::Assign(op) => {
-                let l = self.ast.expr(op).loc;
-                (l, self.tok_len_at(l))
+                let l = s.ast.expr(op).loc;
+                (l, s.tok_len_at(l))
             }
-            _ => self.start_loc(src),
+            _ => s.start_loc(src),
         };
         if self.types.is_void(st) && !self.types.is_void(dst) {
+            let (loc, len) = place(self);
             self.error(loc, len, "void value not ignored as it ought to be");
             return;
         }
@@ -1423,6 +1425,7 @@ impl<'a> Sema<'a> {
         let Some(bad) = bad else {
             return;
         };
+        let (loc, len) = place(self);
         let d = self.tname(dst);
         let s = self.tname(st);
         match bad {
