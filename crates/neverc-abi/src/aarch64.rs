@@ -67,6 +67,29 @@ fn clang_not_homogeneous(ty: &Type) -> bool {
     })
 }
 
+/// On Apple, `ty` without its zero-sized clang-empty record members, which clang's
+/// `isHomogeneousAggregate` skips (`struct { int __attribute__((vector_size(8))) v;
+/// union { _Bool :0; } u; }` is an HVA of one vector there).
+fn clang_strip_empty(ty: &Type, b: &Builder, darwin: bool) -> Type {
+    match ty {
+        Type::Record(r) if darwin => {
+            let mut r = (**r).clone();
+            r.fields
+                .retain(|f| !(f.bits.is_none() && clang_empty(&f.ty) && b.layout(&f.ty).0 == 0));
+            for f in &mut r.fields {
+                if f.bits.is_none() {
+                    f.ty = clang_strip_empty(&f.ty, b, darwin);
+                }
+            }
+            Type::Record(Box::new(r))
+        }
+        Type::Aligned(t, a) if darwin => {
+            Type::Aligned(Box::new(clang_strip_empty(t, b, darwin)), *a)
+        }
+        _ => ty.clone(),
+    }
+}
+
 fn kind(ty: &Type, b: &Builder) -> Kind {
     let (size, _) = b.layout(ty);
     if size == 0 {
@@ -85,7 +108,7 @@ fn kind(ty: &Type, b: &Builder) -> Kind {
     // zero-length arrays (`struct { long long :0; float f; }` goes in x0).
     if darwin && clang_not_homogeneous(ty) {
         // Not an HFA/HVA: general registers or by reference.
-    } else if let Some((base, n)) = homogeneous(ty, b.m, &[8, 16]) {
+    } else if let Some((base, n)) = homogeneous(&clang_strip_empty(ty, b, darwin), b.m, &[8, 16]) {
         return Kind::Simd(base, n);
     }
     let composite = matches!(
@@ -189,7 +212,15 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, apple: bool) {
                 false,
             ),
             Kind::General => {
-                let na = natural_align(ty, b.m);
+                // Apple: clang's DarwinPCS aligns a record by its full alignment, `aligned`
+                // attributes included (`max(getTypeAlign, 64)`), where AAPCS64 takes the
+                // natural one: `struct __attribute__((aligned(16))) { double d; }` goes
+                // to a 16-aligned stack slot.
+                let na = if apple && matches!(ty.unaligned(), Type::Record(_)) {
+                    align.max(natural_align(ty, b.m))
+                } else {
+                    natural_align(ty, b.m)
+                };
                 let composite = !matches!(
                     ty.unaligned(),
                     Type::Bool | Type::Int(_) | Type::Enum(_) | Type::Pointer | Type::Float(_)

@@ -270,6 +270,24 @@ fn apple_arm64_int128_pairs_and_empty_records() {
     // zero-width bit-fields in C++ only): x0 on Apple, v0/v1 with gcc on Linux.
     assert_eq!(args(APPLE, vec![float_zw_float()]), "0.0+8:x0");
     assert_eq!(args(A64, vec![float_zw_float()]), "0.0+4:v0 0.4+4:v1");
+    // A zero-sized empty union beside an 8-byte vector: an HVA of one vector to clang.
+    let empty = Type::Record(Box::new(Record {
+        is_union: true,
+        fields: vec![Field::bitfield(None, Type::Bool, 0)],
+        ..Record::default()
+    }));
+    let hva = rec(vec![f("v", Type::vector(Type::int(), 8)), f("u", empty)]);
+    assert_eq!(args(APPLE, vec![hva]), "0.0+8:v0");
+    // An `aligned(16)` record in general registers goes to a 16-aligned stack slot.
+    let a16 = Type::Record(Box::new(Record {
+        fields: vec![f("a", long()), f("b", long())],
+        align: Some(16),
+        ..Record::default()
+    }));
+    let mut p: Vec<Type> = (0..7).map(|_| long()).collect();
+    p.extend([Type::Pointer, Type::int(), a16]);
+    let a = args(APPLE, p);
+    assert!(a.ends_with("8.0+4:s0 9.0+16:s16"), "{a}");
 }
 
 #[test]

@@ -18,7 +18,10 @@
 //! (riscv64-unknown-elf-gcc) as freestanding static programs with their own `_start` and
 //! Linux system calls under qemu-arm / qemu-riscv32; avr-gcc (ATmega1284P, avr-libc) under
 //! simavr, in batches, the images in flash and the output as hexadecimal lines on USART0.
-//! A missing tool skips the target with a message.
+//! Apple arm64 has no gcc: clang (`--target=arm64-apple-macos11 -O1 -S`) compiles the
+//! caller, its Mach-O assembly is rewritten to ELF syntax and linked freestanding with the
+//! AArch64 stub to run under qemu-aarch64, so the calls follow Apple's convention as clang
+//! emits them. A missing tool skips the target with a message.
 //!
 //! The ordinary test checks a small reproducible sample per target (300 signatures, one
 //! batch of 60 on AVR, or `NEVERC_ABI_CASES`); the ignored test `..._full` checks 5,000 per target.
