@@ -204,7 +204,7 @@ impl Diagnostics {
                 let f = sm.file(loc.file);
                 let (pline, _) = f.physical_line_col(loc.offset);
                 let (line, name) = f.presumed(loc.offset);
-                let (_, col) = f.physical_line_col(loc.offset);
+                let col = display_col(sm, loc);
                 let _ = pline;
                 (name.to_string(), Some(line), Some(col))
             }
@@ -350,13 +350,21 @@ impl Diagnostics {
             self.include_chain(sm, e.call.file);
             let f = sm.file(e.call.file);
             let (line, name) = f.presumed(e.call.offset);
-            let (_, col) = f.physical_line_col(e.call.offset);
+            let col = display_col(sm, e.call);
             self.emit_header(Some(&format!("{name}:{line}:{col}")), "", &note);
             let _ = writeln!(self.out);
             self.source_excerpt(sm, e.call, note.len, Level::Note);
             expansion = e.parent;
         }
     }
+}
+
+/// The 1-based column gcc reports: display columns, tabs advancing to the next multiple
+/// of 8 (`-fdiagnostics-column-unit=display`, gcc's default).
+fn display_col(sm: &SourceMap, loc: Loc) -> u32 {
+    let f = sm.file(loc.file);
+    let (line, col) = f.physical_line_col(loc.offset);
+    render_line(f.line_text(line)).display_col(col as usize - 1) as u32 + 1
 }
 
 fn level_color(level: Level) -> &'static str {
@@ -524,7 +532,7 @@ mod tests {
         let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
         assert_eq!(
             out,
-            "t.c:1:6: error: odd [-Werror=odd-thing]\n    1 |         foo bar\n      |             ^~~\n"
+            "t.c:1:13: error: odd [-Werror=odd-thing]\n    1 |         foo bar\n      |             ^~~\n"
         );
         assert_eq!(d.errors, 1);
     }
