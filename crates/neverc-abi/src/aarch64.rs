@@ -166,7 +166,12 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature, apple: bool) {
                 Kind::Empty => continue,
                 _ => (size, align, Flags::NONE),
             };
-            nsaa = round(nsaa, align.clamp(8, 16));
+            // clang passes a homogeneous aggregate record as an array of its base type,
+            // which takes an 8-aligned slot even when the record is 16-aligned; a bare
+            // 16-byte vector or an `__int128`-like record (coerced to i128) takes 16.
+            let hfa_record =
+                matches!(k, Kind::Simd(..)) && matches!(ty.unaligned(), Type::Record(_));
+            nsaa = round(nsaa, if hfa_record { 8 } else { align.clamp(8, 16) });
             b.arg_stack(i, 0, size, align, nsaa, flags | vflag | ext);
             nsaa += round(size, 8);
             continue;

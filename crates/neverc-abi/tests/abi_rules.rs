@@ -288,6 +288,23 @@ fn apple_arm64_int128_pairs_and_empty_records() {
     p.extend([Type::Pointer, Type::int(), a16]);
     let a = args(APPLE, p);
     assert!(a.ends_with("8.0+4:s0 9.0+16:s16"), "{a}");
+    // Variadic: an HFA record takes an 8-aligned slot even when 16-aligned (clang stores
+    // `struct __attribute__((aligned(16))) { double a, b; }` at sp+8), a bare 16-byte
+    // vector a 16-aligned one.
+    let d16 = Type::Record(Box::new(Record {
+        fields: vec![f("a", Type::double()), f("b", Type::double())],
+        align: Some(16),
+        ..Record::default()
+    }));
+    let v16 = Type::vector(Type::int(), 16);
+    let sig = Signature::variadic(Type::Void, [Type::int(), Type::int(), d16], 1);
+    assert_eq!(
+        show(APPLE, &plan(APPLE, &sig), false),
+        "0.0+4:x0 1.0+4:s0[vararg] 2.0+16:s8[vararg]"
+    );
+    let sig = Signature::variadic(Type::Void, [Type::int(), Type::int(), v16], 1);
+    let a = show(APPLE, &plan(APPLE, &sig), false);
+    assert!(a.ends_with("2.0+16:s16[vararg]"), "{a}");
 }
 
 #[test]
