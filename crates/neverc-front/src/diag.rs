@@ -202,10 +202,8 @@ impl Diagnostics {
         let (name, line, col) = match d.loc {
             Some(loc) => {
                 let f = sm.file(loc.file);
-                let (pline, _) = f.physical_line_col(loc.offset);
                 let (line, name) = f.presumed(loc.offset);
                 let col = display_col(sm, loc);
-                let _ = pline;
                 (name.to_string(), Some(line), Some(col))
             }
             None => ("neverc".to_string(), None, None),

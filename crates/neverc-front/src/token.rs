@@ -110,10 +110,10 @@ pub mod flags {
     /// Came from the stringizing or pasting operator, or is a macro's result: not a
     /// directive even at the start of a line.
     pub const FROM_MACRO: u8 = 8;
-    /// The token is an operand of `##` in a replacement list or an argument of `#`/`##`.
+    /// The token is the left operand of a `##` still to be performed.
     pub const PASTE_LEFT: u8 = 16;
-    /// Lexed from a source string that was not valid UTF-8 or held a NUL; already reported.
-    pub const STRINGIFY_ARG: u8 = 32;
+    /// Made by `#` (its location is the `#`, not its spelling).
+    pub const STRINGIFIED: u8 = 32;
 }
 
 /// A preprocessing token: 16 bytes plus the expansion id.

@@ -81,14 +81,12 @@ impl Preprocessor {
         }
         let mi_before = self.frames.last().unwrap().mi;
         let word = self.interner.get(name.sym).to_vec();
-        let in_skip = false;
-        let _ = in_skip;
         // Anything but the guard's own directives spoils the multiple-include guard.
         let depth = self.frames.last().unwrap().conds.len();
         match (name.kind, word.as_slice()) {
             (TokKind::Ident, b"define") => {
                 self.spoil_mi_outside(depth);
-                self.do_define(name)
+                self.do_define()
             }
             (TokKind::Ident, b"undef") => {
                 self.spoil_mi_outside(depth);
@@ -124,7 +122,7 @@ impl Preprocessor {
             (TokKind::Ident, b"ifdef") | (TokKind::Ident, b"ifndef") => {
                 let negate = word == b"ifndef";
                 let start_guard = mi_before == MiState::Start && depth == 0;
-                let (v, sym) = self.eval_ifdef(name, negate);
+                let (v, sym) = self.eval_ifdef(negate);
                 self.push_cond(hash, v, if negate { sym } else { None }, start_guard);
             }
             (TokKind::Ident, b"elif")
@@ -225,7 +223,7 @@ impl Preprocessor {
     }
 
     /// `#ifdef NAME` / `#ifndef NAME`: the value, and the name.
-    fn eval_ifdef(&mut self, dname: Token, negate: bool) -> (bool, Option<Symbol>) {
+    fn eval_ifdef(&mut self, negate: bool) -> (bool, Option<Symbol>) {
         let toks = self.read_line_raw();
         let dir = if negate { "ifndef" } else { "ifdef" };
         let Some(first) = toks.first() else {
@@ -235,7 +233,6 @@ impl Preprocessor {
                 at,
                 format!("no macro name given in #{dir} directive"),
             ));
-            let _ = dname;
             return (false, None);
         };
         if first.kind != TokKind::Ident {
@@ -333,8 +330,8 @@ impl Preprocessor {
                     }
                     let v = match word.as_slice() {
                         b"elif" => self.eval_if_line(name),
-                        b"elifdef" => self.eval_ifdef(name, false).0,
-                        _ => self.eval_ifdef(name, true).0,
+                        b"elifdef" => self.eval_ifdef(false).0,
+                        _ => self.eval_ifdef(true).0,
                     };
                     self.leave_directive();
                     if v {
@@ -394,12 +391,11 @@ impl Preprocessor {
     }
 
     fn do_else_in_taken(&mut self, name: Token) {
-        let Some(c) = self.frames.last_mut().unwrap().conds.last_mut() else {
+        if self.frames.last().unwrap().conds.is_empty() {
             self.report(Diagnostic::error(name.loc, "#else without #if").with_len(4));
             self.read_line_raw();
             return;
-        };
-        let _ = c;
+        }
         self.check_after_else(name);
         let c = self.frames.last_mut().unwrap().conds.last_mut().unwrap();
         c.seen_else = true;
@@ -425,10 +421,9 @@ impl Preprocessor {
         self.end_directive(Some("endif"));
     }
 
-    fn do_define(&mut self, dname: Token) {
+    fn do_define(&mut self) {
         let name = self.next_in_directive();
         if name.kind == TokKind::Eod {
-            let _ = dname;
             self.report(Diagnostic::error(
                 name.loc,
                 "no macro name given in #define directive",
@@ -679,7 +674,6 @@ impl Preprocessor {
                 let n = m.name.to_string();
                 let old_loc = old.def_loc;
                 let old_pre = old.predefined;
-                let len = n.len() as u32;
                 // gcc reports redefinitions by line only.
                 let mut d = Diagnostic::warning(name.loc, format!("\"{n}\" redefined"));
                 d.line_only = true;
@@ -696,7 +690,6 @@ impl Preprocessor {
                         "this is the location of the previous definition",
                     );
                     note.line_only = true;
-                    let _ = len;
                     self.report(note);
                 }
             }
@@ -851,11 +844,6 @@ impl Preprocessor {
         } else {
             format!("{word} {text}")
         };
-        let hash_loc = Loc {
-            file: name.loc.file,
-            offset: name.loc.offset.saturating_sub(1),
-        };
-        let _ = hash_loc;
         let d = if is_error {
             Diagnostic::error(name.loc, msg)
         } else {

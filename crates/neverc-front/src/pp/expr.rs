@@ -291,7 +291,7 @@ impl Preprocessor {
                 let Some(operand) = self.read_paren_operand(tok) else {
                     return Expanded::No(self.number_token(0, tok));
                 };
-                let spec = self.header_spec(operand, tok.loc, "__has_include");
+                let spec = self.header_spec(operand, "__has_include");
                 let found =
                     spec.is_some_and(|s| self.header_exists(&s, b == Builtin::HasIncludeNext));
                 let t = self.number_token(found as u64, tok);
@@ -559,8 +559,6 @@ impl Eval<'_> {
                 }
                 let a = a?;
                 if !self.is_punct(self.peek(), b":") {
-                    let loc = self.peek().map_or(self.end_loc, |t| t.loc);
-                    let _ = loc;
                     self.error(self.end_loc, 0, "'?' without following ':'".into());
                     return None;
                 }

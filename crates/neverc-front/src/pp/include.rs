@@ -19,18 +19,12 @@ pub(super) struct HeaderSpec {
 impl Preprocessor {
     /// Reads the operand of `#include` (or of `__has_include`) from `toks`, which were
     /// lexed with header names enabled; macro-expands it when it is neither form.
-    pub(super) fn header_spec(
-        &mut self,
-        toks: Vec<Token>,
-        directive_loc: Loc,
-        what: &str,
-    ) -> Option<HeaderSpec> {
+    pub(super) fn header_spec(&mut self, toks: Vec<Token>, what: &str) -> Option<HeaderSpec> {
         let toks = match toks.first() {
             Some(t) if matches!(t.kind, TokKind::HeaderName | TokKind::Str) => toks,
             Some(_) => self.expand_list(toks),
             None => {
                 // At the end of the line, where the name is missing.
-                let _ = directive_loc;
                 self.report(Diagnostic::error(
                     self.last_eod,
                     format!("{what} expects \"FILENAME\" or <FILENAME>"),
@@ -95,7 +89,7 @@ impl Preprocessor {
         let toks = self.read_line_raw();
         self.frames.last_mut().unwrap().lexer.angle_header = false;
         let word = if next { "#include_next" } else { "#include" };
-        let Some(spec) = self.header_spec(toks, dname.loc, word) else {
+        let Some(spec) = self.header_spec(toks, word) else {
             return;
         };
         if spec.name.is_empty() {
@@ -199,7 +193,7 @@ impl Preprocessor {
                 if let Some(dir) = dir {
                     let candidate = join_like_gcc(&dir, name);
                     if candidate.is_file() {
-                        let system = self.is_system_file(inc);
+                        let system = self.is_system(inc);
                         return Some((candidate, None, system));
                     }
                 }

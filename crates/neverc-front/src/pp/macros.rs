@@ -412,10 +412,7 @@ impl Preprocessor {
                 // GNU: `, ## __VA_ARGS__` with an empty variable argument drops the comma.
                 if pasted_left && Some(pi) == va_index && tokens.is_empty() {
                     if let Some(l) = out.last() {
-                        if l.kind == TokKind::Punct
-                            && l.sym == p::COMMA
-                            && !l.has(flags::STRINGIFY_ARG)
-                        {
+                        if l.kind == TokKind::Punct && l.sym == p::COMMA {
                             out.pop();
                             i += 1;
                             continue;
@@ -565,7 +562,7 @@ impl Preprocessor {
         s.push(b'"');
         let sym = self.interner.intern(&s);
         let mut t = Token::new(TokKind::Str, sym, loc);
-        t.flags |= flags::STRINGIFY_ARG;
+        t.flags |= flags::STRINGIFIED;
         t
     }
 
@@ -621,7 +618,6 @@ fn va_opt_content(body: &[Token], i: usize) -> Option<(Vec<Token>, usize)> {
                         l.flags |= flags::PASTE_LEFT;
                     }
                 }
-                let _ = Level::Note;
                 return Some((content, j + 1));
             }
             depth -= 1;

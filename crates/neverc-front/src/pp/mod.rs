@@ -294,7 +294,7 @@ impl Preprocessor {
         // Warnings in system headers are not shown (as gcc does).
         if d.level == Level::Warning {
             if let Some(loc) = d.loc {
-                if self.is_system_file(loc.file) {
+                if self.is_system(loc.file) {
                     return;
                 }
             }
@@ -302,7 +302,8 @@ impl Preprocessor {
         self.diags.report(&self.sm, d);
     }
 
-    fn is_system_file(&self, file: FileId) -> bool {
+    /// Is `file`, while it is being read, a system header (warnings in it are not shown)?
+    pub fn is_system(&self, file: FileId) -> bool {
         self.frames
             .iter()
             .rev()
@@ -317,15 +318,6 @@ impl Preprocessor {
 
     pub fn has_events(&self) -> bool {
         !self.events.is_empty()
-    }
-
-    /// The name of the file the stream is in now (for line markers).
-    pub fn current_file(&self) -> Option<FileId> {
-        self.frames.last().map(|f| f.file)
-    }
-
-    pub fn is_system(&self, file: FileId) -> bool {
-        self.is_system_file(file)
     }
 
     pub fn main_file(&self) -> FileId {
@@ -542,13 +534,9 @@ impl Preprocessor {
     fn end_of_file(&mut self) {
         let frame = self.frames.pop().unwrap();
         for c in &frame.conds {
-            let (line, name) = self.sm.file(frame.file).presumed(c.loc.offset);
-            let _ = (line, name);
-            let mut d = Diagnostic::error(c.loc, "unterminated #if");
-            d.line_only = true;
-            d.len = 0;
             let word = self.directive_word_at(c.loc);
-            d.message = format!("unterminated #{word}");
+            let mut d = Diagnostic::error(c.loc, format!("unterminated #{word}"));
+            d.line_only = true;
             self.report(d);
         }
         if let MiState::After(guard) | MiState::Inside(guard) = frame.mi {

@@ -118,16 +118,13 @@ impl<W: Write> Printer<'_, W> {
                 Ok(())
             }
             Event::Enter { file, system, .. } => self.marker(pp, file, 1, " 1", system),
-            Event::Leave {
-                forced: true, to, ..
-            } => {
+            Event::Leave { forced: true, .. } => {
                 // Back on the command line after a forced include.
                 self.newline()?;
                 if !self.opts.no_line_markers {
                     writeln!(self.out, "# 0 \"<command-line>\" 2")?;
                 }
                 self.file = None;
-                let _ = to;
                 Ok(())
             }
             Event::Leave {
@@ -259,7 +256,7 @@ fn adjacent_in_source(pp: &Preprocessor, a: Token, b: Token) -> bool {
     a.loc.file == b.loc.file
         && a.loc.file.0 != 0
         && a.loc.offset as usize + pp.interner.get(a.sym).len() == b.loc.offset as usize
-        && !a.has(flags::STRINGIFY_ARG)
+        && !a.has(flags::STRINGIFIED)
 }
 
 /// Is only whitespace before `loc` on its line (so its column can be reproduced)?
