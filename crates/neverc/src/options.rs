@@ -495,7 +495,6 @@ fn find(arg: &str) -> Option<(&'static Spec, Option<&str>)> {
 pub fn parse(args: &[String]) -> Result<Options, CliError> {
     let mut o = Options::default();
     let mut lang_override: Option<Lang> = None;
-    let mut explicit_pic = false;
     let mut i = 0;
     while i < args.len() {
         let arg = &args[i];
@@ -503,14 +502,8 @@ pub fn parse(args: &[String]) -> Result<Options, CliError> {
         if arg == "-" || !arg.starts_with('-') {
             let lang = match lang_override {
                 Some(l) => l,
-                None if arg == "-" => {
-                    if o.stage != Stage::Preprocess && !o.deps.only {
-                        // gcc: "-E or -x required when input is from standard input"
-                        Lang::C
-                    } else {
-                        Lang::C
-                    }
-                }
+                // Standard input is C unless -x says otherwise.
+                None if arg == "-" => Lang::C,
                 None => lang_of(arg),
             };
             o.inputs.push(Input {
@@ -595,7 +588,7 @@ pub fn parse(args: &[String]) -> Result<Options, CliError> {
                 o.pedantic = true;
                 o.warnings.errors.insert("pedantic".into());
             }
-            Act::FeatureFlag => apply_f(&mut o, arg, &v, &mut explicit_pic)?,
+            Act::FeatureFlag => apply_f(&mut o, arg, &v)?,
             Act::MachineFlag => apply_m(arg, &v)?,
             Act::DepsM => {
                 o.deps.only = true;
@@ -728,7 +721,7 @@ pub fn quote_make_target(t: &str) -> String {
 
 /// `-f` options: those that change what neverc does, and the rest of gcc's that a build may
 /// pass and that do not change the meaning of a correct program.
-fn apply_f(o: &mut Options, arg: &str, v: &str, explicit_pic: &mut bool) -> Result<(), CliError> {
+fn apply_f(o: &mut Options, arg: &str, v: &str) -> Result<(), CliError> {
     let (neg, name) = match v.strip_prefix("no-") {
         Some(n) => (true, n),
         None => (false, v),
@@ -750,23 +743,11 @@ fn apply_f(o: &mut Options, arg: &str, v: &str, explicit_pic: &mut bool) -> Resu
                 _ => return Err(CliError("argument to '-fdiagnostics-color=' should be 'never', 'auto' or 'always'".to_string())),
             }
         }
-        ("pic", None) => {
-            o.pic = if neg { PicLevel::None } else { PicLevel::Pic1 };
-            *explicit_pic = true;
-        }
-        ("PIC", None) => {
-            o.pic = if neg { PicLevel::None } else { PicLevel::Pic2 };
-            *explicit_pic = true;
-        }
-        ("pie", None) => {
-            o.pic = if neg { if *explicit_pic { o.pic } else { PicLevel::None } } else { PicLevel::Pie1 };
-            if neg && matches!(o.pic, PicLevel::Pie1 | PicLevel::Pie2) {
-                o.pic = PicLevel::None;
-            }
-        }
-        ("PIE", None) => {
-            o.pic = if neg { PicLevel::None } else { PicLevel::Pie2 };
-        }
+        // The last of -f[no-]pic/PIC/pie/PIE wins outright, as in gcc (-fPIC -fno-pie: none).
+        ("pic", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pic1 },
+        ("PIC", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pic2 },
+        ("pie", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pie1 },
+        ("PIE", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pie2 },
         ("signed-char", None) => o.char_signed = Some(!neg),
         ("unsigned-char", None) => o.char_signed = Some(neg),
         ("freestanding", None) => o.freestanding = !neg,
@@ -1129,7 +1110,7 @@ fn apply_m(arg: &str, v: &str) -> Result<(), CliError> {
 /// `-W` names gcc accepts for C (a `-Wno-` form of any name is accepted silently, as gcc
 /// does, so only the positive form is checked).
 fn is_known_warning(v: &str) -> bool {
-    if v.starts_with("no-") || v.starts_with("error") || v.starts_with("no-error") {
+    if v.starts_with("no-") || v.starts_with("error") {
         return true;
     }
     let name = v.split_once('=').map_or(v, |(k, _)| k);
@@ -1492,6 +1473,8 @@ mod tests {
         assert_eq!(o.max_errors, 3);
         assert_eq!(o.pic, PicLevel::Pic2);
         assert_eq!(p(&["-fno-pic"]).unwrap().pic, PicLevel::None);
+        assert_eq!(p(&["-fPIC", "-fno-pie"]).unwrap().pic, PicLevel::None);
+        assert_eq!(p(&["-fno-pie", "-fpic"]).unwrap().pic, PicLevel::Pic1);
     }
 
     #[test]

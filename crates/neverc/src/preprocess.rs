@@ -219,10 +219,6 @@ pub fn make_preprocessor(
     pp.enter_main(input_name, input_path, raw);
     // gcc's implicit `-include stdc-predef.h` on glibc targets, then -include/-imacros in
     // command-line order (the -imacros ones first, as gcc processes them).
-    if !opts.nostdinc && !opts.freestanding && target.implicit_stdc_predef() {
-        let forced: Vec<&ForcedInclude> = opts.forced_includes.iter().collect();
-        let _ = forced;
-    }
     for f in &opts.forced_includes {
         if let ForcedInclude::Macros(m) = f {
             pp.run_imacros(m);
