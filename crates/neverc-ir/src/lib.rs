@@ -1,0 +1,1 @@
+//! neverc-ir (being written)

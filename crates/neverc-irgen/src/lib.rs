@@ -1,0 +1,1 @@
+//! neverc-irgen (being written)
