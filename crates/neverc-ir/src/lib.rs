@@ -1,1 +1,641 @@
-//! neverc-ir (being written)
+//! neverc-ir: the SSA intermediate representation between irgen and the back ends.
+//!
+//! SSA with block parameters instead of phi nodes; values typed by machine width; memory
+//! operations carry size (their type), alignment and volatility; every call and every
+//! function entry names a [`CallPlan`] from `neverc-abi`, and its IR values are exactly the
+//! plan's locations (see [`Op::Call`]). Storage is flat (`Vec`s indexed by `u32` newtypes).
+//!
+//! It owns the data structures ([`Module`], [`Function`]), a builder ([`FunctionBuilder`]),
+//! the verifier ([`verify`]) and the text printer ([`print`]) behind `-fdump-ir`.
+
+mod builder;
+mod print;
+mod verify;
+
+pub use builder::FunctionBuilder;
+pub use neverc_abi::CallPlan;
+pub use print::{print_function, print_module};
+pub use verify::{dominators, verify, VerifyError};
+
+macro_rules! ids {
+    ($($(#[$m:meta])* $name:ident),*) => {$(
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub struct $name(pub u32);
+        impl $name {
+            pub fn index(self) -> usize { self.0 as usize }
+        }
+    )*};
+}
+
+ids!(
+    /// An SSA value: a block parameter or an instruction result.
+    Value,
+    /// A basic block.
+    Block,
+    /// An instruction.
+    Inst,
+    /// A fixed-size stack slot of the function.
+    Slot,
+    /// A symbol of the module (function or object, defined here or not).
+    Sym,
+    /// A call plan of the function's call sites, index into [`Function::plans`].
+    PlanId
+);
+
+/// A value's machine type. `Ptr` is the target's pointer width.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Type {
+    I8,
+    I16,
+    I32,
+    I64,
+    I128,
+    F32,
+    F64,
+    /// x87 80-bit extended precision (x86 `long double`).
+    F80,
+    /// IEEE binary128.
+    F128,
+    Ptr,
+}
+
+impl Type {
+    pub fn is_int(self) -> bool {
+        matches!(
+            self,
+            Type::I8 | Type::I16 | Type::I32 | Type::I64 | Type::I128 | Type::Ptr
+        )
+    }
+    pub fn is_float(self) -> bool {
+        !self.is_int()
+    }
+    /// Size in bytes (`Ptr` as 8; targets with 32-bit pointers ask their data model).
+    pub fn bytes(self) -> u32 {
+        match self {
+            Type::I8 => 1,
+            Type::I16 => 2,
+            Type::I32 | Type::F32 => 4,
+            Type::I64 | Type::F64 | Type::Ptr => 8,
+            Type::F80 => 10,
+            Type::I128 | Type::F128 => 16,
+        }
+    }
+    /// The integer type of `n` bytes (1, 2, 4, 8, 16).
+    pub fn int_of_bytes(n: u32) -> Option<Type> {
+        Some(match n {
+            1 => Type::I8,
+            2 => Type::I16,
+            4 => Type::I32,
+            8 => Type::I64,
+            16 => Type::I128,
+            _ => return None,
+        })
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Type::I8 => "i8",
+            Type::I16 => "i16",
+            Type::I32 => "i32",
+            Type::I64 => "i64",
+            Type::I128 => "i128",
+            Type::F32 => "f32",
+            Type::F64 => "f64",
+            Type::F80 => "f80",
+            Type::F128 => "f128",
+            Type::Ptr => "ptr",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum UnaryOp {
+    Neg,
+    Not,
+    FNeg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinaryOp {
+    Add,
+    Sub,
+    Mul,
+    SDiv,
+    UDiv,
+    SRem,
+    URem,
+    And,
+    Or,
+    Xor,
+    Shl,
+    /// Logical shift right.
+    LShr,
+    /// Arithmetic shift right.
+    AShr,
+    FAdd,
+    FSub,
+    FMul,
+    FDiv,
+}
+
+/// Integer comparison; the result is an `i8` holding 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum IntCC {
+    Eq,
+    Ne,
+    Slt,
+    Sle,
+    Sgt,
+    Sge,
+    Ult,
+    Ule,
+    Ugt,
+    Uge,
+}
+
+/// Floating comparison as C means it: ordered for `< <= > >= ==`, unordered-or-unequal for
+/// `!=`. The result is an `i8` holding 0 or 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FloatCC {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// Either operand is NaN.
+    Unordered,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ConvOp {
+    Sext,
+    Zext,
+    Trunc,
+    /// Float to a wider float.
+    FExt,
+    /// Float to a narrower float.
+    FTrunc,
+    SToF,
+    UToF,
+    /// Float to signed integer, truncating toward zero.
+    FToS,
+    FToU,
+    /// Same size, other type (int ↔ ptr, int ↔ float bits).
+    Bitcast,
+}
+
+/// Properties of a memory access.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct MemFlags {
+    pub align: u32,
+    pub volatile: bool,
+}
+
+impl MemFlags {
+    pub fn aligned(align: u32) -> MemFlags {
+        MemFlags {
+            align,
+            volatile: false,
+        }
+    }
+}
+
+/// A branch target with the arguments for the block's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BlockCall {
+    pub block: Block,
+    pub args: Vec<Value>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Callee {
+    Direct(Sym),
+    Indirect(Value),
+}
+
+/// Atomic read-modify-write operations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AtomicOp {
+    Xchg,
+    Add,
+    Sub,
+    And,
+    Or,
+    Xor,
+    Nand,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Op {
+    /// An integer constant; `imm` is the value, sign or zero extension irrelevant (only the
+    /// low bits of the type count).
+    Iconst {
+        ty: Type,
+        imm: i128,
+    },
+    /// A float constant by its bit pattern (f80: the low 80 bits).
+    Fconst {
+        ty: Type,
+        bits: u128,
+    },
+    Unary {
+        op: UnaryOp,
+        arg: Value,
+    },
+    Binary {
+        op: BinaryOp,
+        a: Value,
+        b: Value,
+    },
+    Icmp {
+        cc: IntCC,
+        a: Value,
+        b: Value,
+    },
+    Fcmp {
+        cc: FloatCC,
+        a: Value,
+        b: Value,
+    },
+    Conv {
+        op: ConvOp,
+        arg: Value,
+        to: Type,
+    },
+    /// `cond != 0 ? a : b`.
+    Select {
+        cond: Value,
+        a: Value,
+        b: Value,
+    },
+    Load {
+        ty: Type,
+        addr: Value,
+        offset: i32,
+        flags: MemFlags,
+    },
+    Store {
+        value: Value,
+        addr: Value,
+        offset: i32,
+        flags: MemFlags,
+    },
+    /// The address of a stack slot.
+    SlotAddr(Slot),
+    /// The address of a symbol plus a byte offset.
+    SymAddr {
+        sym: Sym,
+        offset: i64,
+    },
+    /// The address of a block (GNU labels as values).
+    BlockAddr(Block),
+    /// A call. `args` has one value per location of `plan.arguments`, in order, then one
+    /// per location of `plan.returns` flagged `sret` (the result buffer's address); a
+    /// location flagged `byref` gets the address of the caller's copy, and a stack location
+    /// whose `arg_mem` bit is set gets the address of `size` bytes the back end copies into
+    /// the outgoing area. `results` has one value per other location of `plan.returns`.
+    Call {
+        callee: Callee,
+        args: Vec<Value>,
+        /// Indices into `args` passed as memory to copy (aggregates on the stack).
+        arg_mem: Vec<u32>,
+        plan: PlanId,
+        results: Vec<Value>,
+        /// A tail position the back end may turn into a jump.
+        tail: bool,
+    },
+    /// Copies `size` bytes; the areas do not overlap.
+    Copy {
+        dst: Value,
+        src: Value,
+        size: u64,
+        align: u32,
+    },
+    /// Sets `size` bytes to zero.
+    Zero {
+        dst: Value,
+        size: u64,
+        align: u32,
+    },
+    /// Dynamic stack allocation (VLAs, `alloca`): `size` bytes aligned to `align`.
+    Alloca {
+        size: Value,
+        align: u32,
+    },
+    /// The stack pointer, to restore when a VLA's scope ends.
+    StackSave,
+    StackRestore(Value),
+    /// Initialises the `va_list` at `list` for this (variadic) function.
+    VaStart(Value),
+    /// Atomic read-modify-write of `ty` at `addr`, giving the old value.
+    AtomicRmw {
+        op: AtomicOp,
+        ty: Type,
+        addr: Value,
+        value: Value,
+    },
+    /// Compare-and-swap: gives the old value.
+    AtomicCas {
+        ty: Type,
+        addr: Value,
+        expected: Value,
+        new: Value,
+    },
+    Fence,
+    /// Terminators.
+    Jump(BlockCall),
+    Branch {
+        cond: Value,
+        then: BlockCall,
+        els: BlockCall,
+    },
+    /// Multi-way branch on an integer; the cases' blocks take no arguments.
+    Switch {
+        value: Value,
+        cases: Vec<(i128, Block)>,
+        default: Block,
+    },
+    /// `goto *addr` to one of `targets`.
+    IndirectJump {
+        addr: Value,
+        targets: Vec<Block>,
+    },
+    /// One value per location of the function's plan `returns` not flagged `sret`.
+    Return(Vec<Value>),
+    Unreachable,
+    Trap,
+}
+
+impl Op {
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            Op::Jump(_)
+                | Op::Branch { .. }
+                | Op::Switch { .. }
+                | Op::IndirectJump { .. }
+                | Op::Return(_)
+                | Op::Unreachable
+                | Op::Trap
+        )
+    }
+
+    /// Values the instruction reads, in a fixed order.
+    pub fn operands(&self) -> Vec<Value> {
+        let mut v = Vec::new();
+        self.for_each_operand(|x| v.push(x));
+        v
+    }
+
+    pub fn for_each_operand(&self, mut f: impl FnMut(Value)) {
+        match self {
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_)
+            | Op::StackSave
+            | Op::Fence
+            | Op::Unreachable
+            | Op::Trap => {}
+            Op::Unary { arg, .. } | Op::Conv { arg, .. } => f(*arg),
+            Op::Binary { a, b, .. } | Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
+                f(*a);
+                f(*b)
+            }
+            Op::Select { cond, a, b } => {
+                f(*cond);
+                f(*a);
+                f(*b)
+            }
+            Op::Load { addr, .. } => f(*addr),
+            Op::Store { value, addr, .. } => {
+                f(*value);
+                f(*addr)
+            }
+            Op::Call { callee, args, .. } => {
+                if let Callee::Indirect(c) = callee {
+                    f(*c)
+                }
+                args.iter().for_each(|a| f(*a))
+            }
+            Op::Copy { dst, src, .. } => {
+                f(*dst);
+                f(*src)
+            }
+            Op::Zero { dst, .. } => f(*dst),
+            Op::Alloca { size, .. } => f(*size),
+            Op::StackRestore(v) | Op::VaStart(v) => f(*v),
+            Op::AtomicRmw { addr, value, .. } => {
+                f(*addr);
+                f(*value)
+            }
+            Op::AtomicCas {
+                addr,
+                expected,
+                new,
+                ..
+            } => {
+                f(*addr);
+                f(*expected);
+                f(*new)
+            }
+            Op::Jump(bc) => bc.args.iter().for_each(|a| f(*a)),
+            Op::Branch { cond, then, els } => {
+                f(*cond);
+                then.args.iter().for_each(|a| f(*a));
+                els.args.iter().for_each(|a| f(*a))
+            }
+            Op::Switch { value, .. } => f(*value),
+            Op::IndirectJump { addr, .. } => f(*addr),
+            Op::Return(vs) => vs.iter().for_each(|a| f(*a)),
+        }
+    }
+
+    /// Blocks a terminator may go to.
+    pub fn successors(&self) -> Vec<Block> {
+        match self {
+            Op::Jump(bc) => vec![bc.block],
+            Op::Branch { then, els, .. } => vec![then.block, els.block],
+            Op::Switch { cases, default, .. } => {
+                let mut v: Vec<Block> = cases.iter().map(|c| c.1).collect();
+                v.push(*default);
+                v
+            }
+            Op::IndirectJump { targets, .. } => targets.clone(),
+            _ => Vec::new(),
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct InstData {
+    pub op: Op,
+    /// The single result of non-call instructions that produce one.
+    pub result: Option<Value>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    Param(Block, u32),
+    Result(Inst, u32),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueData {
+    pub ty: Type,
+    pub def: ValueDef,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct BlockData {
+    pub params: Vec<Value>,
+    pub insts: Vec<Inst>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SlotData {
+    pub size: u64,
+    pub align: u32,
+}
+
+/// A function body. Block 0 is the entry; its parameters are the function's incoming
+/// values, one per location of `plan.arguments` (an aggregate on the stack arrives as its
+/// address, listed in `param_mem`), then one per `returns` location flagged `sret`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    pub sym: Sym,
+    pub plan: CallPlan,
+    /// Entry parameters that are addresses of incoming stack memory.
+    pub param_mem: Vec<u32>,
+    pub variadic: bool,
+    pub blocks: Vec<BlockData>,
+    pub insts: Vec<InstData>,
+    pub values: Vec<ValueData>,
+    pub slots: Vec<SlotData>,
+    pub plans: Vec<CallPlan>,
+    /// Calls `setjmp`-like functions: every value must live in memory across calls.
+    pub calls_setjmp: bool,
+}
+
+impl Function {
+    pub fn value_type(&self, v: Value) -> Type {
+        self.values[v.index()].ty
+    }
+    pub fn inst(&self, i: Inst) -> &InstData {
+        &self.insts[i.index()]
+    }
+    pub fn block(&self, b: Block) -> &BlockData {
+        &self.blocks[b.index()]
+    }
+    /// The values an instruction defines.
+    pub fn inst_results(&self, i: Inst) -> Vec<Value> {
+        let d = self.inst(i);
+        match &d.op {
+            Op::Call { results, .. } => results.clone(),
+            _ => d.result.into_iter().collect(),
+        }
+    }
+    pub fn terminator(&self, b: Block) -> Option<&Op> {
+        let last = *self.block(b).insts.last()?;
+        let op = &self.inst(last).op;
+        op.is_terminator().then_some(op)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Binding {
+    Local,
+    Global,
+    Weak,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Visibility {
+    Default,
+    Hidden,
+    Protected,
+    Internal,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SymKind {
+    Func,
+    Object,
+    /// A thread-local object.
+    Tls,
+}
+
+/// A symbol the module defines or references.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SymbolData {
+    pub name: String,
+    pub kind: SymKind,
+    pub binding: Binding,
+    pub visibility: Visibility,
+    /// Defined in this module (a function body, a data object, or an alias).
+    pub defined: bool,
+    /// `__attribute__((alias("target")))`.
+    pub alias_of: Option<Sym>,
+    /// `__attribute__((section("...")))`.
+    pub section: Option<String>,
+    /// Known to be defined in the same linked unit (static or hidden): no GOT/PLT needed.
+    pub local: bool,
+}
+
+/// An object's initial contents: bytes plus addresses to fill in.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DataObject {
+    pub sym: Sym,
+    pub size: u64,
+    pub align: u32,
+    /// `size` bytes, or empty for all-zero (bss).
+    pub bytes: Vec<u8>,
+    /// (offset, symbol, addend, width in bytes): the address of symbol+addend.
+    pub relocs: Vec<(u64, Sym, i64, u8)>,
+    pub readonly: bool,
+    /// `-fcommon` tentative definition.
+    pub common: bool,
+    /// Addresses of blocks of a function (`static void *t[] = {&&a}`): (offset, function, block).
+    pub block_relocs: Vec<(u64, Sym, Block)>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Module {
+    pub symbols: Vec<SymbolData>,
+    pub functions: Vec<Function>,
+    pub data: Vec<DataObject>,
+    /// Functions to run before `main` and after it (priority, function).
+    pub constructors: Vec<(u32, Sym)>,
+    pub destructors: Vec<(u32, Sym)>,
+    /// File-scope `__asm__("...")` text, in order.
+    pub toplevel_asm: Vec<String>,
+    /// Symbols by name.
+    pub by_name: std::collections::HashMap<String, Sym>,
+}
+
+impl Module {
+    pub fn sym(&self, s: Sym) -> &SymbolData {
+        &self.symbols[s.index()]
+    }
+    /// The symbol named `name`, added as an undeclared reference if new.
+    pub fn symbol(&mut self, name: &str, kind: SymKind) -> Sym {
+        if let Some(&s) = self.by_name.get(name) {
+            return s;
+        }
+        let s = Sym(self.symbols.len() as u32);
+        self.by_name.insert(name.to_string(), s);
+        self.symbols.push(SymbolData {
+            name: name.to_string(),
+            kind,
+            binding: Binding::Global,
+            visibility: Visibility::Default,
+            defined: false,
+            alias_of: None,
+            section: None,
+            local: false,
+        });
+        s
+    }
+}

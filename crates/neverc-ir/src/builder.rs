@@ -1,0 +1,191 @@
+//! Building a function: blocks, parameters and instructions appended at a cursor.
+
+use crate::*;
+
+/// Appends instructions to the end of the current block of a function.
+pub struct FunctionBuilder {
+    pub func: Function,
+    cur: Block,
+}
+
+impl FunctionBuilder {
+    /// A function with an empty entry block (block 0).
+    pub fn new(sym: Sym, plan: CallPlan, variadic: bool) -> FunctionBuilder {
+        let func = Function {
+            sym,
+            plan,
+            param_mem: Vec::new(),
+            variadic,
+            blocks: vec![BlockData::default()],
+            insts: Vec::new(),
+            values: Vec::new(),
+            slots: Vec::new(),
+            plans: Vec::new(),
+            calls_setjmp: false,
+        };
+        FunctionBuilder {
+            func,
+            cur: Block(0),
+        }
+    }
+
+    pub fn finish(self) -> Function {
+        self.func
+    }
+
+    pub fn current(&self) -> Block {
+        self.cur
+    }
+    pub fn switch_to(&mut self, b: Block) {
+        self.cur = b;
+    }
+    pub fn new_block(&mut self) -> Block {
+        self.func.blocks.push(BlockData::default());
+        Block(self.func.blocks.len() as u32 - 1)
+    }
+    pub fn add_param(&mut self, b: Block, ty: Type) -> Value {
+        let idx = self.func.blocks[b.index()].params.len() as u32;
+        let v = self.new_value(ty, ValueDef::Param(b, idx));
+        self.func.blocks[b.index()].params.push(v);
+        v
+    }
+    pub fn add_slot(&mut self, size: u64, align: u32) -> Slot {
+        self.func.slots.push(SlotData { size, align });
+        Slot(self.func.slots.len() as u32 - 1)
+    }
+    pub fn add_plan(&mut self, plan: CallPlan) -> PlanId {
+        if let Some(i) = self.func.plans.iter().position(|p| *p == plan) {
+            return PlanId(i as u32);
+        }
+        self.func.plans.push(plan);
+        PlanId(self.func.plans.len() as u32 - 1)
+    }
+
+    /// The current block ends in a terminator: nothing more may be added to it.
+    pub fn is_terminated(&self) -> bool {
+        self.func.terminator(self.cur).is_some()
+    }
+
+    fn new_value(&mut self, ty: Type, def: ValueDef) -> Value {
+        self.func.values.push(ValueData { ty, def });
+        Value(self.func.values.len() as u32 - 1)
+    }
+
+    /// Appends `op`; `result` gives the type of its single result, if any.
+    pub fn push(&mut self, op: Op, result: Option<Type>) -> Option<Value> {
+        let inst = Inst(self.func.insts.len() as u32);
+        let result = result.map(|ty| self.new_value(ty, ValueDef::Result(inst, 0)));
+        self.func.insts.push(InstData { op, result });
+        self.func.blocks[self.cur.index()].insts.push(inst);
+        result
+    }
+
+    fn val(&mut self, op: Op, ty: Type) -> Value {
+        self.push(op, Some(ty)).unwrap()
+    }
+
+    pub fn iconst(&mut self, ty: Type, imm: i128) -> Value {
+        self.val(Op::Iconst { ty, imm }, ty)
+    }
+    pub fn fconst(&mut self, ty: Type, bits: u128) -> Value {
+        self.val(Op::Fconst { ty, bits }, ty)
+    }
+    pub fn unary(&mut self, op: UnaryOp, arg: Value) -> Value {
+        let ty = self.func.value_type(arg);
+        self.val(Op::Unary { op, arg }, ty)
+    }
+    pub fn binary(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
+        let ty = self.func.value_type(a);
+        self.val(Op::Binary { op, a, b }, ty)
+    }
+    pub fn icmp(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
+        self.val(Op::Icmp { cc, a, b }, Type::I8)
+    }
+    pub fn fcmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
+        self.val(Op::Fcmp { cc, a, b }, Type::I8)
+    }
+    pub fn conv(&mut self, op: ConvOp, arg: Value, to: Type) -> Value {
+        self.val(Op::Conv { op, arg, to }, to)
+    }
+    pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        let ty = self.func.value_type(a);
+        self.val(Op::Select { cond, a, b }, ty)
+    }
+    pub fn load(&mut self, ty: Type, addr: Value, offset: i32, flags: MemFlags) -> Value {
+        self.val(
+            Op::Load {
+                ty,
+                addr,
+                offset,
+                flags,
+            },
+            ty,
+        )
+    }
+    pub fn store(&mut self, value: Value, addr: Value, offset: i32, flags: MemFlags) {
+        self.push(
+            Op::Store {
+                value,
+                addr,
+                offset,
+                flags,
+            },
+            None,
+        );
+    }
+    pub fn slot_addr(&mut self, s: Slot) -> Value {
+        self.val(Op::SlotAddr(s), Type::Ptr)
+    }
+    pub fn sym_addr(&mut self, sym: Sym, offset: i64) -> Value {
+        self.val(Op::SymAddr { sym, offset }, Type::Ptr)
+    }
+    pub fn jump(&mut self, block: Block, args: Vec<Value>) {
+        self.push(Op::Jump(BlockCall { block, args }), None);
+    }
+    pub fn branch(&mut self, cond: Value, then: Block, els: Block) {
+        self.push(
+            Op::Branch {
+                cond,
+                then: BlockCall {
+                    block: then,
+                    args: vec![],
+                },
+                els: BlockCall {
+                    block: els,
+                    args: vec![],
+                },
+            },
+            None,
+        );
+    }
+    /// A call; `results` gives the types of the plan's result locations.
+    #[allow(clippy::too_many_arguments)]
+    pub fn call(
+        &mut self,
+        callee: Callee,
+        args: Vec<Value>,
+        arg_mem: Vec<u32>,
+        plan: PlanId,
+        results: &[Type],
+    ) -> Vec<Value> {
+        let inst = Inst(self.func.insts.len() as u32);
+        let res: Vec<Value> = results
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| self.new_value(ty, ValueDef::Result(inst, i as u32)))
+            .collect();
+        self.func.insts.push(InstData {
+            op: Op::Call {
+                callee,
+                args,
+                arg_mem,
+                plan,
+                results: res.clone(),
+                tail: false,
+            },
+            result: None,
+        });
+        self.func.blocks[self.cur.index()].insts.push(inst);
+        res
+    }
+}
