@@ -1,1 +1,19 @@
-//! placeholder
+//! The x86-64 instruction set: machine instructions over physical registers (`inst`), their
+//! encoding to bytes plus fixups (`encode`), their GNU as AT&T text (`print`), the
+//! function-level assembler that places labels, relaxes branches and lays out jump tables
+//! (`assembler`), and the list of every encodable form that the llvm-mc / GNU as referee
+//! test checks (`forms`).
+//!
+//! Invariant: for every instruction, `encode` gives the same bytes and relocations that
+//! GNU as gives for the text `print` returns, so `-S` output and direct object output agree.
+
+pub mod assembler;
+pub mod encode;
+pub mod forms;
+pub mod inst;
+pub mod print;
+
+pub use assembler::{assemble, Assembled};
+pub use encode::{encode, LabelUse, Sink};
+pub use inst::*;
+pub use print::print;
