@@ -1,0 +1,247 @@
+//! Call-frame information: the `.eh_frame` section that lets unwinders (C++ exceptions,
+//! `backtrace()`, `_Unwind_Backtrace`, debuggers without DWARF) walk through functions we
+//! compiled. Back ends describe each function's frame changes as a list of [`CfaOp`] at code
+//! offsets; this module turns them into one CIE and one FDE per function with `gimli::write`,
+//! and puts the section and its relocations into an [`ObjectModule`].
+//!
+//! The CIE is the one gcc emits for x86-64: version 1, augmentation "zR" with FDE pointers
+//! encoded pc-relative signed 4-byte (`DW_EH_PE_pcrel | DW_EH_PE_sdata4`), code alignment 1,
+//! data alignment -8, return address in DWARF register 16, CFA = rsp + 8 and the return
+//! address at CFA - 8 on entry.
+
+use gimli::write::{
+    Address, CallFrameInstruction, CommonInformationEntry, EhFrame, FrameDescriptionEntry,
+    FrameTable, Writer,
+};
+use gimli::{Encoding, Format, Register, RunTimeEndian};
+
+use crate::object_file::{ObjectModule, SectionId, SectionKind};
+use crate::reloc::{Fixup, RelocKind, SymId};
+
+/// DWARF register numbers of x86-64 (System V psABI, figure 3.36).
+pub mod x86_64_reg {
+    pub const RAX: u16 = 0;
+    pub const RDX: u16 = 1;
+    pub const RCX: u16 = 2;
+    pub const RBX: u16 = 3;
+    pub const RSI: u16 = 4;
+    pub const RDI: u16 = 5;
+    pub const RBP: u16 = 6;
+    pub const RSP: u16 = 7;
+    pub const R8: u16 = 8;
+    pub const R9: u16 = 9;
+    pub const R10: u16 = 10;
+    pub const R11: u16 = 11;
+    pub const R12: u16 = 12;
+    pub const R13: u16 = 13;
+    pub const R14: u16 = 14;
+    pub const R15: u16 = 15;
+    /// The return address column.
+    pub const RA: u16 = 16;
+    /// `%xmm0`; `%xmmN` is `XMM0 + N`.
+    pub const XMM0: u16 = 17;
+}
+
+use x86_64_reg::{RA, RBP, RSP};
+
+/// One change of the frame rules, effective from the code offset it is paired with (the
+/// offset just after the instruction that made it, as gcc's `.cfi_*` directives are placed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CfaOp {
+    /// After `push %rbp`: CFA = rsp + 16, rbp saved at CFA - 16.
+    PushRbp,
+    /// After `mov %rsp, %rbp`: the CFA is computed from rbp (offset unchanged).
+    MovRspRbp,
+    /// A callee-saved register (DWARF number) saved at CFA + `cfa_offset` (negative).
+    SaveReg { reg: u16, cfa_offset: i32 },
+    /// A saved register's rule back to the initial one (after it is popped).
+    RestoreReg(u16),
+    /// After `leave` or `pop %rbp`: CFA = rsp + 8 again.
+    AfterLeave,
+    /// CFA offset changed (push/pop or `sub`/`add` of rsp in a frameless function).
+    DefCfaOffset(i32),
+    /// CFA register changed (DWARF number).
+    DefCfaRegister(u16),
+    /// CFA = reg + offset.
+    DefCfa { reg: u16, offset: i32 },
+    /// Save the whole rule set (before an early return's epilogue).
+    RememberState,
+    /// Restore the rule set saved by `RememberState` (after that epilogue's `ret`).
+    RestoreState,
+}
+
+/// The frame of one function: where it is and how its frame changes. A frameless function
+/// (no pushes, no stack adjustment) has no ops.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FrameDescription {
+    /// The function's symbol; it must be defined, and its section is the one the FDE covers.
+    pub func_sym: SymId,
+    /// Offset of the function's first byte in that section.
+    pub start: u32,
+    /// Length of the function's code in bytes.
+    pub len: u32,
+    /// `(code offset from start, op)`, in nondecreasing offset order.
+    pub ops: Vec<(u32, CfaOp)>,
+}
+
+/// A gimli writer that records relocations instead of failing on symbolic addresses: a
+/// symbol index is a `SymId` of the module.
+struct RelocWriter {
+    bytes: Vec<u8>,
+    endian: RunTimeEndian,
+    relocs: Vec<Fixup>,
+}
+
+impl Writer for RelocWriter {
+    type Endian = RunTimeEndian;
+
+    fn endian(&self) -> RunTimeEndian {
+        self.endian
+    }
+
+    fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    fn write(&mut self, bytes: &[u8]) -> gimli::write::Result<()> {
+        self.bytes.extend_from_slice(bytes);
+        Ok(())
+    }
+
+    fn write_at(&mut self, offset: usize, bytes: &[u8]) -> gimli::write::Result<()> {
+        let end = offset
+            .checked_add(bytes.len())
+            .filter(|&e| e <= self.bytes.len())
+            .ok_or(gimli::write::Error::OffsetOutOfBounds)?;
+        self.bytes[offset..end].copy_from_slice(bytes);
+        Ok(())
+    }
+
+    fn write_eh_pointer(
+        &mut self,
+        address: Address,
+        eh_pe: gimli::DwEhPe,
+        size: u8,
+    ) -> gimli::write::Result<()> {
+        match address {
+            Address::Constant(val) => match eh_pe.application() {
+                gimli::DW_EH_PE_absptr => self.write_eh_pointer_data(val, eh_pe.format(), size),
+                gimli::DW_EH_PE_pcrel => {
+                    let v = val.wrapping_sub(self.len() as u64);
+                    self.write_eh_pointer_data(v, eh_pe.format(), size)
+                }
+                _ => Err(gimli::write::Error::UnsupportedPointerEncoding(eh_pe)),
+            },
+            Address::Symbol { symbol, addend } => {
+                if eh_pe.application() != gimli::DW_EH_PE_pcrel
+                    || eh_pe.format() != gimli::DW_EH_PE_sdata4
+                {
+                    return Err(gimli::write::Error::UnsupportedPointerEncoding(eh_pe));
+                }
+                // RELA: the addend lives in the relocation; the field stays zero.
+                self.relocs.push(Fixup {
+                    offset: self.bytes.len() as u32,
+                    sym: SymId(symbol as u32),
+                    kind: RelocKind::Pc32,
+                    addend,
+                });
+                self.write_udata(0, 4)
+            }
+        }
+    }
+}
+
+fn gimli_err(e: gimli::write::Error) -> String {
+    format!("writing .eh_frame: {e}")
+}
+
+/// The x86-64 CIE gcc emits.
+fn x86_64_cie() -> CommonInformationEntry {
+    let encoding = Encoding {
+        address_size: 8,
+        format: Format::Dwarf32,
+        version: 1,
+    };
+    let mut cie = CommonInformationEntry::new(encoding, 1, -8, Register(RA));
+    cie.fde_address_encoding = gimli::DW_EH_PE_pcrel | gimli::DW_EH_PE_sdata4;
+    cie.add_instruction(CallFrameInstruction::Cfa(Register(RSP), 8));
+    cie.add_instruction(CallFrameInstruction::Offset(Register(RA), -8));
+    cie
+}
+
+fn instructions(op: CfaOp) -> Vec<CallFrameInstruction> {
+    use CallFrameInstruction as I;
+    match op {
+        CfaOp::PushRbp => vec![I::CfaOffset(16), I::Offset(Register(RBP), -16)],
+        CfaOp::MovRspRbp => vec![I::CfaRegister(Register(RBP))],
+        CfaOp::SaveReg { reg, cfa_offset } => vec![I::Offset(Register(reg), cfa_offset)],
+        CfaOp::RestoreReg(reg) => vec![I::Restore(Register(reg))],
+        CfaOp::AfterLeave => vec![I::Cfa(Register(RSP), 8)],
+        CfaOp::DefCfaOffset(o) => vec![I::CfaOffset(o)],
+        CfaOp::DefCfaRegister(r) => vec![I::CfaRegister(Register(r))],
+        CfaOp::DefCfa { reg, offset } => vec![I::Cfa(Register(reg), offset)],
+        CfaOp::RememberState => vec![I::RememberState],
+        CfaOp::RestoreState => vec![I::RestoreState],
+    }
+}
+
+/// Append the `.eh_frame` of these x86-64 functions to the module (creating the section,
+/// `SHT_X86_64_UNWIND`, alloc, 8-aligned): one CIE, then one FDE per frame in the order
+/// given, each with an `R_X86_64_PC32` to the function's start (as section symbol + offset,
+/// as gas does). Returns the section, or `None` when `frames` is empty.
+pub fn write_eh_frame(
+    module: &mut ObjectModule,
+    frames: &[FrameDescription],
+) -> Result<Option<SectionId>, String> {
+    if frames.is_empty() {
+        return Ok(None);
+    }
+    let mut table = FrameTable::default();
+    let cie = table.add_cie(x86_64_cie());
+    for f in frames {
+        let (section, _) = module.symbol_location(f.func_sym).ok_or_else(|| {
+            format!(
+                "FDE for `{}`, which is not defined",
+                module.symbol_name(f.func_sym)
+            )
+        })?;
+        let start = module.label(section, f.start as u64);
+        let mut fde = FrameDescriptionEntry::new(
+            Address::Symbol {
+                symbol: start.0 as usize,
+                addend: 0,
+            },
+            f.len,
+        );
+        let mut last = 0;
+        for &(off, op) in &f.ops {
+            if off < last || off > f.len {
+                return Err(format!(
+                    "CFA op at offset {off} out of order or past the end of `{}`",
+                    module.symbol_name(f.func_sym)
+                ));
+            }
+            last = off;
+            for ins in instructions(op) {
+                fde.add_instruction(off, ins);
+            }
+        }
+        table.add_fde(cie, fde);
+    }
+    let endian = if module.target().big_endian {
+        RunTimeEndian::Big
+    } else {
+        RunTimeEndian::Little
+    };
+    let mut eh = EhFrame(RelocWriter {
+        bytes: Vec::new(),
+        endian,
+        relocs: Vec::new(),
+    });
+    table.write_eh_frame(&mut eh).map_err(gimli_err)?;
+    let w = eh.0;
+    let sec = module.add_section(".eh_frame", SectionKind::EhFrame, 8);
+    let base = module.append(sec, &w.bytes, 8);
+    module.add_fixups(sec, base, &w.relocs);
+    Ok(Some(sec))
+}
