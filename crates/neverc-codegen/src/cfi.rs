@@ -186,7 +186,7 @@ fn instructions(op: CfaOp) -> Vec<CallFrameInstruction> {
 }
 
 /// Append the `.eh_frame` of these x86-64 functions to the module (creating the section,
-/// `SHT_X86_64_UNWIND`, alloc, 8-aligned): one CIE, then one FDE per frame in the order
+/// `SHT_PROGBITS` as gas writes it, alloc, 8-aligned): one CIE, then one FDE per frame in the order
 /// given, each with an `R_X86_64_PC32` to the function's start (as section symbol + offset,
 /// as gas does). Returns the section, or `None` when `frames` is empty.
 pub fn write_eh_frame(

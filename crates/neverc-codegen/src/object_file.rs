@@ -196,7 +196,7 @@ impl SectionKind {
         )
     }
 
-    fn elf_flags(self, arch: ObjArch) -> (u32, u64) {
+    fn elf_flags(self) -> (u32, u64) {
         let (a, w, x, t) = (
             elf::SHF_ALLOC.0,
             elf::SHF_WRITE.0,
@@ -215,10 +215,8 @@ impl SectionKind {
             SectionKind::TlsBss => (nobits, a | w | t),
             SectionKind::InitArray => (elf::SHT_INIT_ARRAY.0, a | w),
             SectionKind::FiniArray => (elf::SHT_FINI_ARRAY.0, a | w),
-            SectionKind::EhFrame => match arch {
-                ObjArch::X86_64 => (elf::SHT_X86_64_UNWIND.0, a),
-                _ => (progbits, a),
-            },
+            // gas writes PROGBITS for the .eh_frame it builds from .cfi directives.
+            SectionKind::EhFrame => (progbits, a),
             SectionKind::User {
                 code,
                 writable,
@@ -739,7 +737,7 @@ impl ObjectModule {
         let mut osec = Vec::with_capacity(self.sections.len());
         for s in &self.sections {
             let id = obj.add_section(Vec::new(), s.name.as_bytes().to_vec(), s.kind.object_kind());
-            let (sh_type, sh_flags) = s.kind.elf_flags(t.arch);
+            let (sh_type, sh_flags) = s.kind.elf_flags();
             let sec = obj.section_mut(id);
             sec.flags = SectionFlags::Elf {
                 sh_type: elf::SectionType(sh_type),
@@ -763,20 +761,29 @@ impl ObjectModule {
         }
         let mut referenced = vec![false; self.symbols.len()];
         let mut tls_referenced = vec![false; self.symbols.len()];
-        let via_section = |sym: SymId, kind: RelocKind| -> bool {
-            let local = self.binding(sym) == Binding::Local;
+        let via_section = |sym: SymId, kind: RelocKind, addend: i64| -> bool {
+            let Resolved::Defined { section, .. } = resolved[sym.0 as usize] else {
+                return false;
+            };
+            if self.binding(sym) != Binding::Local {
+                return false;
+            }
+            // In a mergeable section the linker finds the piece from section + addend, so
+            // (as gas) only a zero addend may move onto the section symbol.
+            if self.sections[section.0 as usize].kind == SectionKind::ReadOnlyStrings && addend != 0
+            {
+                return false;
+            }
             let assembler_local = self.symbols[sym.0 as usize].is_assembler_local();
-            matches!(resolved[sym.0 as usize], Resolved::Defined { .. })
-                && local
-                && (adjustable(kind) || (assembler_local && !is_tls_reloc(kind)))
+            adjustable(kind) || (assembler_local && !is_tls_reloc(kind))
         };
         for s in &self.sections {
-            for &(_, sym, kind, _) in &s.relocs {
+            for &(_, sym, kind, addend) in &s.relocs {
                 let i = sym.0 as usize;
                 if i >= self.symbols.len() {
                     return Err(format!("relocation in {} against unknown symbol", s.name));
                 }
-                if !via_section(sym, kind) {
+                if !via_section(sym, kind, addend) {
                     referenced[i] = true;
                 }
                 if is_tls_reloc(kind) {
@@ -884,7 +891,7 @@ impl ObjectModule {
         for (si, s) in self.sections.iter().enumerate() {
             for &(offset, sym, kind, addend) in &s.relocs {
                 let r_type = t.elf_reloc_type(kind)?;
-                let (symbol, addend) = if via_section(sym, kind) {
+                let (symbol, addend) = if via_section(sym, kind, addend) {
                     let Resolved::Defined {
                         section,
                         offset: sym_off,
