@@ -756,8 +756,13 @@ impl ObjectModule {
 
         // Which relocations go through the section symbol, and which symbols they need.
         let mut resolved = Vec::with_capacity(self.symbols.len());
-        for i in 0..self.symbols.len() {
-            resolved.push(self.resolve(SymId(i as u32))?);
+        for (i, s) in self.symbols.iter().enumerate() {
+            let r = self.resolve(SymId(i as u32))?;
+            // gcc rejects an alias to something this unit does not define; so do we.
+            if matches!(s.def, SymDef::Alias(_)) && !matches!(r, Resolved::Defined { .. }) {
+                return Err(format!("alias `{}` to a symbol not defined here", s.name));
+            }
+            resolved.push(r);
         }
         let mut referenced = vec![false; self.symbols.len()];
         let mut tls_referenced = vec![false; self.symbols.len()];
