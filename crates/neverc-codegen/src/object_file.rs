@@ -238,12 +238,12 @@ impl SectionKind {
         }
     }
 
-    /// The `object` kind, used only for its entry-size rule (strings get 1).
+    /// The `object` kind: its entry-size rule (strings get 1) and whether it takes bytes.
     fn object_kind(self) -> object::SectionKind {
         match self {
+            _ if self.is_nobits() => object::SectionKind::UninitializedData,
             SectionKind::Text => object::SectionKind::Text,
             SectionKind::ReadOnlyStrings => object::SectionKind::ReadOnlyString,
-            SectionKind::Bss | SectionKind::TlsBss => object::SectionKind::UninitializedData,
             _ => object::SectionKind::Data,
         }
     }

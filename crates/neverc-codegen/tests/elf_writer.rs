@@ -431,6 +431,7 @@ fn symbols_sections_and_relocations_are_as_gas_writes_them() {
         ".rela.eh_frame: 64 R_X86_64_PC32 .text + 30",
     ];
     assert_eq!(r, want);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -459,6 +460,7 @@ fn link_and_run(test: &str, extra: &[&str]) {
         .arg(&obj)
         .arg(&helper));
     assert_eq!(run(&mut Command::new(&exe)), EXPECTED_OUTPUT);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -508,6 +510,7 @@ fn links_and_runs_in_a_shared_library() {
         .arg(&lib));
     assert!(!dynsyms.contains("hidden_var"));
     assert!(dynsyms.contains(" counter_alias"));
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
@@ -560,4 +563,191 @@ fn errors_are_reported() {
     m.append(text, &[0; 8], 4);
     m.add_reloc(text, fx(0, x, RelocKind::Abs64, 0));
     assert!(m.write().unwrap_err().contains("not mapped"));
+}
+
+#[test]
+fn the_other_section_kinds_and_symbol_attributes() {
+    if !have("readelf") {
+        return;
+    }
+    let mut m = ObjectModule::new(ObjTarget::x86_64());
+    m.set_comment("GCC: (neverc) test");
+    let text = m.standard_section(SectionKind::Text);
+    let f = m.declare("f");
+    let off = m.append(text, &[0xc3], 16);
+    m.define(
+        f,
+        text,
+        off,
+        1,
+        SymbolInfo::global_func().with_visibility(Visibility::Protected),
+    )
+    .unwrap();
+    let g = m.declare("g");
+    let off = m.append(text, &[0xc3], 16);
+    m.define(
+        g,
+        text,
+        off,
+        1,
+        SymbolInfo::new(SymKind::Func, Binding::Weak).with_visibility(Visibility::Hidden),
+    )
+    .unwrap();
+    let i = m.declare("i");
+    m.define(
+        i,
+        text,
+        off,
+        1,
+        SymbolInfo::global_func().with_visibility(Visibility::Internal),
+    )
+    .unwrap();
+
+    // Per-symbol sections.
+    let bss_big = m.symbol_section(SectionKind::Bss, "big", 16);
+    let big = m.declare("big");
+    let off = m.append_bss(bss_big, 64, 16);
+    m.define(big, bss_big, off, 64, SymbolInfo::local_object())
+        .unwrap();
+    let ro_x = m.symbol_section(SectionKind::ReadOnlyStrings, "x", 1);
+    let x = m.declare("x");
+    let off = m.append(ro_x, b"x\0", 1);
+    m.define(x, ro_x, off, 2, SymbolInfo::global_object())
+        .unwrap();
+
+    // TLS: zero-initialized global, a file-static referenced local-exec, an extern.
+    let tbss = m.standard_section(SectionKind::TlsBss);
+    let tz = m.declare("tls_zero");
+    let off = m.append_bss(tbss, 4, 4);
+    m.define(
+        tz,
+        tbss,
+        off,
+        4,
+        SymbolInfo::new(SymKind::Tls, Binding::Global),
+    )
+    .unwrap();
+    let lt = m.declare("lt");
+    let off = m.append_bss(tbss, 8, 8);
+    m.define(
+        lt,
+        tbss,
+        off,
+        8,
+        SymbolInfo::new(SymKind::Tls, Binding::Local),
+    )
+    .unwrap();
+    let ext_tls = m.declare("ext_tls");
+    let ext_hidden = m.declare("ext_hidden");
+    m.set_visibility(ext_hidden, Visibility::Hidden);
+    // mov %fs:lt@tpoff,%eax; mov ext_tls@gottpoff(%rip),%rax; lea ext_hidden(%rip),%rax
+    let code = [
+        0x64, 0x8b, 0x04, 0x25, 0, 0, 0, 0, 0x48, 0x8b, 0x05, 0, 0, 0, 0, 0x48, 0x8d, 0x05, 0, 0,
+        0, 0, 0xc3,
+    ];
+    let base = m.append(text, &code, 16);
+    m.add_fixups(
+        text,
+        base,
+        &[
+            fx(4, lt, RelocKind::TpOff32, 0),
+            fx(11, ext_tls, RelocKind::GotTpOff, -4),
+            fx(18, ext_hidden, RelocKind::Pc32, -4),
+        ],
+    );
+
+    // .fini_array, .data.rel.ro pointing into a merge section with a zero addend.
+    let fini = m.standard_section(SectionKind::FiniArray);
+    let off = m.append(fini, &[0; 8], 8);
+    m.add_reloc(fini, fx(off as u32, f, RelocKind::Abs64, 0));
+    let strs = m.standard_section(SectionKind::ReadOnlyStrings);
+    m.append(strs, b"first\0", 1);
+    let second = m.declare(".LC1");
+    let off = m.append(strs, b"second\0", 1);
+    m.define(
+        second,
+        strs,
+        off,
+        0,
+        SymbolInfo::new(SymKind::NoType, Binding::Local),
+    )
+    .unwrap();
+    let relro = m.standard_section(SectionKind::ReadOnlyDataWithRel);
+    let cptr = m.declare("cptr");
+    let off = m.append(relro, &[0; 8], 8);
+    m.add_reloc(relro, fx(off as u32, second, RelocKind::Abs64, 0));
+    m.define(cptr, relro, off, 8, SymbolInfo::global_object())
+        .unwrap();
+
+    // Named sections, flags from their first occupant and their name.
+    for (name, func, ro) in [
+        ("mytext", true, false),
+        ("myro", false, true),
+        ("mydata", false, false),
+        (".bss.custom", false, false),
+        (".tdata.custom", false, true),
+    ] {
+        let k = SectionKind::user(name, func, ro);
+        let s = m.add_section(name, k, 4);
+        if k.is_nobits() {
+            m.append_bss(s, 4, 4);
+        } else {
+            m.append(s, &[1, 2, 3, 4], 4);
+        }
+    }
+
+    let dir = scratch("kinds");
+    let obj = dir.join("kinds.o");
+    std::fs::write(&obj, m.write().unwrap()).unwrap();
+    let syms = symbols(&obj);
+    let named: Vec<String> = syms
+        .iter()
+        .filter(|(_, v)| !v.contains(" SECTION "))
+        .map(|(k, v)| format!("{k}: {v}"))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            "big: 0 64 OBJECT LOCAL DEFAULT .bss.big",
+            "cptr: 0 8 OBJECT GLOBAL DEFAULT .data.rel.ro",
+            "ext_hidden: 0 0 NOTYPE GLOBAL HIDDEN UND",
+            "ext_tls: 0 0 TLS GLOBAL DEFAULT UND",
+            "f: 0 1 FUNC GLOBAL PROTECTED .text",
+            "g: 16 1 FUNC WEAK HIDDEN .text",
+            "i: 16 1 FUNC GLOBAL INTERNAL .text",
+            "lt: 8 8 TLS LOCAL DEFAULT .tbss",
+            "tls_zero: 0 4 TLS GLOBAL DEFAULT .tbss",
+            "x: 0 2 OBJECT GLOBAL DEFAULT .rodata.x",
+        ]
+    );
+    let secs = sections(&obj);
+    for (name, want) in [
+        (".bss.big", "NOBITS WA 16"),
+        (".rodata.x", "PROGBITS A 1"),
+        (".tbss", "NOBITS WAT 8"),
+        (".fini_array", "FINI_ARRAY WA 8"),
+        (".data.rel.ro", "PROGBITS WA 8"),
+        ("mytext", "PROGBITS AX 4"),
+        ("myro", "PROGBITS A 4"),
+        ("mydata", "PROGBITS WA 4"),
+        (".bss.custom", "NOBITS WA 4"),
+        (".tdata.custom", "PROGBITS WAT 4"),
+        (".comment", "PROGBITS MS 1"),
+    ] {
+        let got = secs.get(name).map(|v| v.split_once(' ').unwrap().1);
+        assert_eq!(got, Some(want), "{name}");
+    }
+    assert_eq!(
+        relocs(&obj),
+        [
+            ".rela.text: 36 R_X86_64_TPOFF32 lt + 0",
+            ".rela.text: 43 R_X86_64_GOTTPOFF ext_tls - 4",
+            ".rela.text: 50 R_X86_64_PC32 ext_hidden - 4",
+            ".rela.fini_array: 0 R_X86_64_64 f + 0",
+            ".rela.data.rel.ro: 0 R_X86_64_64 .rodata.str1.1 + 6",
+        ]
+    );
+    let comment = run(Command::new("readelf").args(["-p", ".comment"]).arg(&obj));
+    assert!(comment.contains("GCC: (neverc) test"), "{comment}");
+    let _ = std::fs::remove_dir_all(&dir);
 }
