@@ -336,9 +336,12 @@ struct SymData {
 }
 
 impl SymData {
-    /// Labels and `.L` names never reach the symbol table unless a relocation must keep them.
+    /// Labels and local `.L` names never reach the symbol table unless a relocation must
+    /// keep them.
     fn is_assembler_local(&self) -> bool {
-        self.name.is_empty() || self.name.starts_with(".L")
+        (self.name.is_empty() || self.name.starts_with(".L"))
+            && !matches!(self.def, SymDef::Undefined)
+            && self.info.binding == Binding::Local
     }
 }
 
@@ -486,9 +489,13 @@ impl ObjectModule {
         &mut self.sections[section.0 as usize].data
     }
 
-    /// Append bytes at the next multiple of `align` (padding with zeros; `0x90`-style code
-    /// padding is the encoder's business) and return their offset.
+    /// Append bytes at the next multiple of `align` and return their offset. Padding is
+    /// zeros, or `nop`s in x86 code sections (so disassembly between functions stays sane).
     pub fn append(&mut self, section: SectionId, bytes: &[u8], align: u64) -> u64 {
+        let pad = match (self.target.arch, self.sections[section.0 as usize].kind) {
+            (ObjArch::X86_64, SectionKind::Text | SectionKind::User { code: true, .. }) => 0x90,
+            _ => 0,
+        };
         let s = &mut self.sections[section.0 as usize];
         assert!(
             !s.kind.is_nobits(),
@@ -498,8 +505,22 @@ impl ObjectModule {
         let align = align.max(1);
         s.align = s.align.max(align);
         let offset = (s.data.len() as u64).next_multiple_of(align);
-        s.data.resize(offset as usize, 0);
+        s.data.resize(offset as usize, pad);
         s.data.extend_from_slice(bytes);
+        offset
+    }
+
+    /// Append an encoder's output and its fixups (offsets relative to `bytes`); returns the
+    /// offset of `bytes` in the section.
+    pub fn append_with_fixups(
+        &mut self,
+        section: SectionId,
+        bytes: &[u8],
+        align: u64,
+        fixups: &[Fixup],
+    ) -> u64 {
+        let offset = self.append(section, bytes, align);
+        self.add_fixups(section, offset, fixups);
         offset
     }
 

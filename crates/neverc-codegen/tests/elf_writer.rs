@@ -98,10 +98,10 @@ fn build_module(entry: &str) -> ObjectModule {
         0x55, 0x48, 0x89, 0xe5, 0x48, 0x8d, 0x3d, 0, 0, 0, 0, 0xe8, 0, 0, 0, 0, 0x48, 0x8b, 0x05,
         0, 0, 0, 0, 0xff, 0x00, 0xff, 0x00, 0xe8, 0, 0, 0, 0, 0x31, 0xc0, 0x5d, 0xc3,
     ];
-    let main_off = m.append(text, code, 16);
-    m.add_fixups(
+    let main_off = m.append_with_fixups(
         text,
-        main_off,
+        code,
+        16,
         &[
             fx(7, lc0, RelocKind::Pc32, -4),
             fx(12, puts, RelocKind::Plt32, -4),
@@ -750,4 +750,22 @@ fn the_other_section_kinds_and_symbol_attributes() {
     let comment = run(Command::new("readelf").args(["-p", ".comment"]).arg(&obj));
     assert!(comment.contains("GCC: (neverc) test"), "{comment}");
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn code_padding_is_nops_and_data_padding_zeros() {
+    let mut m = ObjectModule::new(ObjTarget::x86_64());
+    let text = m.standard_section(SectionKind::Text);
+    let data = m.standard_section(SectionKind::Data);
+    m.append(text, &[0xc3], 1);
+    assert_eq!(m.append(text, &[0xc3], 16), 16);
+    assert_eq!(m.section_data_mut(text)[1..16], [0x90; 15]);
+    m.append(data, &[1], 1);
+    assert_eq!(m.append(data, &[2], 8), 8);
+    assert_eq!(m.section_data_mut(data)[1..8], [0; 7]);
+    assert_eq!(m.section_size(text), 17);
+    // The same name gives the same section and symbol.
+    assert_eq!(m.add_section(".text", SectionKind::Text, 32), text);
+    assert_eq!(m.declare("a"), m.declare("a"));
+    assert_eq!(m.lookup("b"), None);
 }
