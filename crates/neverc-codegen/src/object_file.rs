@@ -772,6 +772,19 @@ impl ObjectModule {
             if !s.relocs.is_empty() && s.kind.is_nobits() {
                 return Err(format!("relocation in nobits section {}", s.name));
             }
+            for &(offset, _, kind, _) in &s.relocs {
+                let width = match kind {
+                    RelocKind::Abs64 | RelocKind::Pc64 => 8,
+                    _ => 4,
+                };
+                if offset + width > s.data.len() as u64 {
+                    return Err(format!(
+                        "relocation at {offset} past the end of {} ({} bytes)",
+                        s.name,
+                        s.data.len()
+                    ));
+                }
+            }
             osec.push(id);
         }
 

@@ -563,6 +563,116 @@ fn errors_are_reported() {
     m.append(text, &[0; 8], 4);
     m.add_reloc(text, fx(0, x, RelocKind::Abs64, 0));
     assert!(m.write().unwrap_err().contains("not mapped"));
+
+    // A relocation past the bytes.
+    let mut m = ObjectModule::new(ObjTarget::x86_64());
+    let data = m.standard_section(SectionKind::Data);
+    let x = m.declare("x");
+    m.append(data, &[0; 4], 4);
+    m.add_reloc(data, fx(0, x, RelocKind::Abs64, 0));
+    assert!(m.write().unwrap_err().contains("past the end"));
+}
+
+#[test]
+fn headers_of_the_other_targets() {
+    use neverc_codegen::object_file::ObjArch;
+    if !have("readelf") {
+        return;
+    }
+    let dir = scratch("targets");
+    for (arch, big_endian, e_flags, class, machine, data, flags) in [
+        (
+            ObjArch::AArch64,
+            false,
+            0,
+            "ELF64",
+            "AArch64",
+            "little",
+            "0x0",
+        ),
+        (
+            ObjArch::RiscV64,
+            false,
+            5,
+            "ELF64",
+            "RISC-V",
+            "little",
+            "0x5",
+        ),
+        (
+            ObjArch::RiscV32,
+            false,
+            0,
+            "ELF32",
+            "RISC-V",
+            "little",
+            "0x0",
+        ),
+        (
+            ObjArch::Arm,
+            false,
+            0x0500_0400,
+            "ELF32",
+            "ARM",
+            "little",
+            "0x5000400",
+        ),
+        (
+            ObjArch::Mips,
+            true,
+            0x7000_1007,
+            "ELF32",
+            "MIPS R3000",
+            "big",
+            "0x70001007",
+        ),
+        (
+            ObjArch::Mips64,
+            false,
+            0,
+            "ELF64",
+            "MIPS R3000",
+            "little",
+            "0x0",
+        ),
+        (
+            ObjArch::Avr,
+            false,
+            0x85,
+            "ELF32",
+            "Atmel AVR 8-bit microcontroller",
+            "little",
+            "0x85",
+        ),
+    ] {
+        let mut m = ObjectModule::new(ObjTarget {
+            arch,
+            big_endian,
+            e_flags,
+        });
+        let text = m.standard_section(SectionKind::Text);
+        let f = m.declare("f");
+        let off = m.append(text, &[0; 4], 4);
+        m.define(f, text, off, 4, SymbolInfo::global_func())
+            .unwrap();
+        let obj = dir.join(format!("{arch:?}.o"));
+        std::fs::write(&obj, m.write().unwrap()).unwrap();
+        let h = run(Command::new("readelf").arg("-hW").arg(&obj));
+        let field = |name: &str| {
+            h.lines()
+                .find_map(|l| l.trim().strip_prefix(name))
+                .map(|v| v.trim_start_matches(':').trim().to_string())
+                .unwrap_or_default()
+        };
+        assert_eq!(field("Class"), class, "{arch:?}");
+        assert_eq!(field("Machine"), machine, "{arch:?}");
+        assert!(field("Data").contains(data), "{arch:?}");
+        assert!(field("Flags").starts_with(flags), "{arch:?}: {h}");
+        assert_eq!(field("Type"), "REL (Relocatable file)", "{arch:?}");
+        let syms = symbols(&obj);
+        assert_eq!(syms["f"], "0 4 FUNC GLOBAL DEFAULT .text", "{arch:?}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
