@@ -236,7 +236,7 @@ fn gcc_code_unwinds_through_our_frames() {
     for (name, flags) in [("pie", &[][..]), ("nopie", &["-no-pie"][..])] {
         let exe = dir.join(name);
         run(Command::new("cc")
-            .args(["-O0", "-o"])
+            .args(["-O0", "-Wl,--fatal-warnings", "-o"])
             .arg(&exe)
             .args(flags)
             .arg(&main_c)

@@ -455,6 +455,7 @@ fn link_and_run(test: &str, extra: &[&str]) {
     let exe = dir.join("prog");
     run(Command::new("cc")
         .args(extra)
+        .arg("-Wl,--fatal-warnings")
         .arg("-o")
         .arg(&exe)
         .arg(&obj)
@@ -474,6 +475,11 @@ fn links_and_runs_as_no_pie() {
 }
 
 #[test]
+fn links_and_runs_with_gc_sections() {
+    link_and_run("gc", &["-Wl,--gc-sections"]);
+}
+
+#[test]
 fn links_and_runs_in_a_shared_library() {
     if !have("cc") {
         return;
@@ -485,7 +491,7 @@ fn links_and_runs_in_a_shared_library() {
     std::fs::write(&helper, HELPER_C).unwrap();
     let lib = dir.join("libhand.so");
     run(Command::new("cc")
-        .args(["-shared", "-fPIC", "-o"])
+        .args(["-shared", "-fPIC", "-Wl,--fatal-warnings", "-o"])
         .arg(&lib)
         .arg(&obj)
         .arg(&helper));
