@@ -188,6 +188,14 @@ impl SectionKind {
         })
     }
 
+    /// Whether the section holds thread-local storage (`SHF_TLS`).
+    pub fn is_tls(self) -> bool {
+        matches!(
+            self,
+            SectionKind::TlsData | SectionKind::TlsBss | SectionKind::User { tls: true, .. }
+        )
+    }
+
     /// Whether the section has a size but no bytes.
     pub fn is_nobits(self) -> bool {
         matches!(
@@ -610,6 +618,12 @@ impl ObjectModule {
         self.check_undefined(sym)?;
         if section.0 as usize >= self.sections.len() {
             return Err(format!("unknown section id {}", section.0));
+        }
+        if info.kind == SymKind::Tls && !self.sections[section.0 as usize].kind.is_tls() {
+            return Err(format!(
+                "thread-local `{}` outside a TLS section",
+                self.symbols[sym.0 as usize].name
+            ));
         }
         let s = &mut self.symbols[sym.0 as usize];
         s.def = SymDef::Defined {

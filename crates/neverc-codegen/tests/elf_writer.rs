@@ -526,6 +526,16 @@ fn errors_are_reported() {
     let f = m.declare("f");
     m.define(f, text, 0, 0, SymbolInfo::global_func()).unwrap();
     assert!(m.define(f, text, 0, 0, SymbolInfo::global_func()).is_err());
+    let t = m.declare("t");
+    assert!(m
+        .define(
+            t,
+            text,
+            0,
+            4,
+            SymbolInfo::new(SymKind::Tls, Binding::Global)
+        )
+        .is_err());
     assert!(m.define_common(f, 4, 4).is_err());
     let c = m.declare("c");
     assert!(m.define_common(c, 4, 3).is_err());
