@@ -14,6 +14,6 @@ pub mod inst;
 pub mod print;
 
 pub use assembler::{assemble, Assembled};
-pub use encode::{encode, LabelUse, Sink};
+pub use encode::{encode, encode_jump, LabelUse, Sink};
 pub use inst::*;
 pub use print::print;
