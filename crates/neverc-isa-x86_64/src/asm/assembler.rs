@@ -2,10 +2,11 @@
 //! entries), relaxes label jumps as GNU as does, and resolves label references.
 //!
 //! Relaxation follows gas: every jump to a label starts in its short form (EB / 7x rel8) and
-//! a jump whose displacement does not fit grows to its near form (E9 / 0F 8x rel32), until
-//! nothing changes. Jumps never shrink, so the layout converges; the result is the same
-//! layout gas reaches for the printed text, which keeps `-S` output and direct object output
-//! byte-identical. Alignment pads with gas's nop patterns.
+//! a jump whose displacement does not fit grows to its near form (E9 / 0F 8x rel32), pass
+//! after pass until nothing changes, with gas's own estimates within a pass (see `relax`).
+//! Jumps never shrink, so the layout converges; the result is the layout gas reaches for the
+//! printed text, which keeps `-S` output and direct object output byte-identical. Alignment
+//! pads with gas's nop patterns.
 
 use super::encode::*;
 use super::inst::*;
@@ -91,6 +92,158 @@ fn align_pad(off: u32, n: u32) -> u32 {
     }
 }
 
+/// The variable tail of a gas frag: what ends it.
+#[derive(Clone, Copy)]
+enum Tail {
+    /// The label jump at this piece index.
+    Jump(usize),
+    Align(u32),
+    End,
+}
+
+/// A gas frag: fixed bytes, then a variable part (a relaxable jump or an alignment).
+struct Frag {
+    fixed: i64,
+    tail: Tail,
+    address: i64,
+    /// Flipped when a pass visits the frag (tells forward from backward references).
+    marker: bool,
+    /// Alignment frags start a new region (gas does not assume later code moves by the
+    /// current stretch across an alignment).
+    region: u32,
+}
+
+/// Decide which label jumps are near, by the same passes GNU as makes over its frags
+/// (binutils `relax_segment` / `relax_frag`): addresses are updated as a pass goes, a
+/// forward target is assumed to move by the growth so far unless an alignment lies between,
+/// and a pass that grows nothing ends it. Matching gas (rather than computing the least
+/// fixed point) keeps `-S` output and direct encoding identical even where gas's estimate
+/// makes a jump longer than strictly needed.
+fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
+    let mut frags: Vec<Frag> = Vec::new();
+    let mut label_at: HashMap<Label, (usize, i64)> = HashMap::new();
+    let mut fixed = 0i64;
+    let new_frag = |fixed: i64, tail: Tail| Frag {
+        fixed,
+        tail,
+        address: 0,
+        marker: false,
+        region: 0,
+    };
+    for (k, p) in pieces.iter().enumerate() {
+        match p {
+            Piece::Fixed(s) => fixed += s.bytes.len() as i64,
+            Piece::Label(l) => {
+                if label_at.insert(*l, (frags.len(), fixed)).is_some() {
+                    return Err(EncodeError::new(&items[k], "label defined twice"));
+                }
+            }
+            Piece::Jump { .. } => {
+                frags.push(new_frag(fixed, Tail::Jump(k)));
+                fixed = 0;
+            }
+            Piece::Align(n) => {
+                // `.p2align 0` opens no new region in gas (checked against as 2.40).
+                if *n > 1 {
+                    frags.push(new_frag(fixed, Tail::Align(*n)));
+                    fixed = 0;
+                }
+            }
+        }
+    }
+    frags.push(new_frag(fixed, Tail::End));
+    let mut targets = vec![(0usize, 0i64); pieces.len()];
+    for (k, p) in pieces.iter().enumerate() {
+        if let Piece::Jump { target, .. } = p {
+            targets[k] = *label_at
+                .get(target)
+                .ok_or_else(|| EncodeError::new(&items[k], "jump to an undefined label"))?;
+        }
+    }
+    let jump_len = |p: &Piece| -> (i64, i64, bool) {
+        match p {
+            Piece::Jump {
+                short,
+                near,
+                is_near,
+                ..
+            } => (short.bytes.len() as i64, near.bytes.len() as i64, *is_near),
+            _ => unreachable!(),
+        }
+    };
+
+    // Initial layout: every jump short.
+    let (mut address, mut region) = (0i64, 0u32);
+    for f in frags.iter_mut() {
+        f.region = region;
+        f.address = address;
+        address += f.fixed;
+        match f.tail {
+            Tail::Jump(k) => address += jump_len(&pieces[k]).0,
+            Tail::Align(n) => {
+                address += align_pad(address as u32, n) as i64;
+                region += 1;
+            }
+            Tail::End => {}
+        }
+    }
+
+    loop {
+        let mut stretch = 0i64;
+        let mut stretched = false;
+        for fi in 0..frags.len() {
+            frags[fi].marker = !frags[fi].marker;
+            let was = frags[fi].address;
+            frags[fi].address += stretch;
+            let f = &frags[fi];
+            let growth = match f.tail {
+                Tail::Align(n) => {
+                    let old = align_pad((was + f.fixed) as u32, n) as i64;
+                    let new = align_pad((f.address + f.fixed) as u32, n) as i64;
+                    new - old
+                }
+                Tail::Jump(k) => {
+                    let (short_len, near_len, is_near) = jump_len(&pieces[k]);
+                    if is_near {
+                        0
+                    } else {
+                        let (tf, toff) = targets[k];
+                        let t = &frags[tf];
+                        let mut target = t.address + toff;
+                        // The displacement field follows the one-byte short opcode.
+                        let field = f.address + f.fixed + 1;
+                        let mut skip = false;
+                        if stretch != 0 && t.marker != f.marker {
+                            if stretch < 0 || t.region == f.region {
+                                target += stretch;
+                            } else if target < field {
+                                skip = true;
+                            }
+                        }
+                        let disp = target - (f.address + f.fixed + short_len);
+                        if skip || (-128..=127).contains(&disp) {
+                            0
+                        } else {
+                            if let Piece::Jump { is_near, .. } = &mut pieces[k] {
+                                *is_near = true;
+                            }
+                            near_len - short_len
+                        }
+                    }
+                }
+                Tail::End => 0,
+            };
+            if growth != 0 {
+                stretch += growth;
+                stretched = true;
+            }
+        }
+        if !stretched {
+            return Ok(());
+        }
+    }
+}
+
 /// Assemble a function body: the bytes, symbol fixups and label offsets.
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     let mut pieces = Vec::with_capacity(items.len());
@@ -123,46 +276,20 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
         });
     }
 
-    // Relax to a fixed point.
+    relax(items, &mut pieces)?;
+
+    // Final layout.
     let mut offsets = vec![0u32; pieces.len() + 1];
     let mut labels: HashMap<Label, u32> = HashMap::new();
-    loop {
-        labels.clear();
-        let mut off = 0u32;
-        for (k, p) in pieces.iter().enumerate() {
-            offsets[k] = off;
-            if let Piece::Label(l) = p {
-                if labels.insert(*l, off).is_some() {
-                    return Err(EncodeError::new(&items[k], "label defined twice"));
-                }
-            }
-            off += p.len_at(off);
+    let mut off = 0u32;
+    for (k, p) in pieces.iter().enumerate() {
+        offsets[k] = off;
+        if let Piece::Label(l) = p {
+            labels.insert(*l, off);
         }
-        offsets[pieces.len()] = off;
-        let mut changed = false;
-        for (k, p) in pieces.iter_mut().enumerate() {
-            if let Piece::Jump {
-                short,
-                target,
-                is_near: is_near @ false,
-                ..
-            } = p
-            {
-                let t = *labels
-                    .get(target)
-                    .ok_or_else(|| EncodeError::new(&items[k], "jump to an undefined label"))?;
-                let end = offsets[k] as i64 + short.bytes.len() as i64;
-                let d = t as i64 - end;
-                if !(-128..=127).contains(&d) {
-                    *is_near = true;
-                    changed = true;
-                }
-            }
-        }
-        if !changed {
-            break;
-        }
+        off += p.len_at(off);
     }
+    offsets[pieces.len()] = off;
 
     // Emit.
     let mut out = Assembled {
