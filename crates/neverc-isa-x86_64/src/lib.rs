@@ -4,3 +4,7 @@
 //! Lowering from the IR, register allocation and the frame live beside it.
 
 pub mod asm;
+pub mod backend;
+pub mod emit;
+pub mod lower;
+pub mod vcode;

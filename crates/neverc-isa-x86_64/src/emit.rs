@@ -1,0 +1,396 @@
+//! After register allocation: the frame, the prologue and epilogue, the allocator's moves,
+//! and the final `asm::Inst` list of one function (with its jump tables and CFI points).
+//!
+//! Frame, from rbp down (rbp is always the frame pointer):
+//!
+//! ```text
+//!   rbp+16 ...        incoming stack arguments
+//!   rbp+8             return address
+//!   rbp               saved rbp
+//!   rbp-fixed_size    fixed slots (IR slots, f80 homes, x87 scratch, va register save area)
+//!   ...               regalloc2 spill slots, 8 bytes each
+//!   ...               callee-saved registers the function uses (saved with mov)
+//!   rsp+max_out       (dynamic allocas go between here and the outgoing area)
+//!   rsp               outgoing argument area
+//! ```
+//!
+//! Every return jumps to one epilogue at the end of the code, so the unwind description
+//! needs no remember/restore state.
+
+use crate::asm::*;
+use crate::lower::{FrameInfo, Lowered, OUT_MARK};
+use crate::vcode::*;
+use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, RegClass};
+use std::collections::HashMap;
+
+/// A call-frame instruction at a point of the code (printed as `.cfi_*`, and turned into
+/// `.eh_frame` rows through the label placed there).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cfi {
+    DefCfaOffset(i32),
+    /// DWARF register, offset from the CFA.
+    Offset(u16, i32),
+    DefCfaRegister(u16),
+    DefCfa(u16, i32),
+}
+
+impl Cfi {
+    pub fn text(self) -> String {
+        match self {
+            Cfi::DefCfaOffset(o) => format!(".cfi_def_cfa_offset {o}"),
+            Cfi::Offset(r, o) => format!(".cfi_offset {r}, {o}"),
+            Cfi::DefCfaRegister(r) => format!(".cfi_def_cfa_register {r}"),
+            Cfi::DefCfa(r, o) => format!(".cfi_def_cfa {r}, {o}"),
+        }
+    }
+}
+
+pub struct Emitted {
+    pub insts: Vec<Inst>,
+    /// CFI before `insts[i]`, each with the label placed there.
+    pub cfi: Vec<(usize, Label, Cfi)>,
+    /// The label after the last instruction of the code (the symbol's size).
+    pub end: Label,
+    /// Final labels of address-taken blocks.
+    pub block_labels: HashMap<neverc_ir::Block, Label>,
+}
+
+fn gpr_dwarf(hw: u8) -> u16 {
+    const D: [u16; 16] = [0, 2, 1, 3, 7, 6, 4, 5, 8, 9, 10, 11, 12, 13, 14, 15];
+    D[hw as usize]
+}
+
+pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
+    let vc = &low.vcode;
+    let fr: &FrameInfo = &low.frame;
+    let mut next_label = low.next_label + 1;
+    let mut new_label = || {
+        next_label += 1;
+        Label(next_label)
+    };
+
+    // Callee-saved registers in use.
+    let mut used: Vec<PReg> = Vec::new();
+    let mut note = |a: Allocation| {
+        if let Some(r) = a.as_reg() {
+            if fr.callee_saved.contains(&r) && !used.contains(&r) && r != preg_gpr(5) {
+                used.push(r);
+            }
+        }
+    };
+    for &a in &out.allocs {
+        note(a);
+    }
+    for (_, e) in &out.edits {
+        let Edit::Move { from, to } = e;
+        note(*from);
+        note(*to);
+    }
+    used.sort();
+    let spill_base = fr.fixed_size as i32;
+    let nspill = out.num_spillslots as i32;
+    let spill_off = |slot: usize| -(spill_base + 8 * (slot as i32 + 1));
+    let save_base = spill_base + 8 * nspill;
+    let save_off = |j: usize| -(save_base + 8 * (j as i32 + 1));
+    let local = (save_base as u32 + 8 * used.len() as u32).next_multiple_of(16);
+    let total = local + fr.max_out;
+
+    let mut insts: Vec<Inst> = Vec::new();
+    let mut cfi: Vec<(usize, Label, Cfi)> = Vec::new();
+    fn add_cfi(insts: &mut Vec<Inst>, cfi: &mut Vec<(usize, Label, Cfi)>, c: Cfi, l: Label) {
+        insts.push(Inst::Label(l));
+        cfi.push((insts.len(), l, c));
+    }
+
+    // Prologue.
+    insts.push(Inst::Push { src: Gpr::RBP });
+    add_cfi(&mut insts, &mut cfi, Cfi::DefCfaOffset(16), new_label());
+    cfi.push((insts.len(), cfi.last().unwrap().1, Cfi::Offset(6, -16)));
+    insts.push(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Reg(Gpr::RSP),
+        dst: Rm::Reg(Gpr::RBP),
+    });
+    add_cfi(&mut insts, &mut cfi, Cfi::DefCfaRegister(6), new_label());
+    if total > 0 {
+        insts.push(Inst::Alu {
+            op: AluOp::Sub,
+            size: Size::S64,
+            src: Rmi::Imm(total as i64),
+            dst: Rm::Reg(Gpr::RSP),
+        });
+    }
+    for (j, r) in used.iter().enumerate() {
+        let g = Gpr(r.hw_enc() as u8);
+        insts.push(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(g),
+            dst: Rm::Mem(Mem::base(Gpr::RBP, save_off(j))),
+        });
+        add_cfi(
+            &mut insts,
+            &mut cfi,
+            Cfi::Offset(gpr_dwarf(g.0), save_off(j) - 16),
+            new_label(),
+        );
+    }
+    if let Some(va) = fr.va_save {
+        for (i, g) in [Gpr::RDI, Gpr::RSI, Gpr::RDX, Gpr::RCX, Gpr::R8, Gpr::R9]
+            .iter()
+            .enumerate()
+        {
+            insts.push(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Reg(*g),
+                dst: Rm::Mem(Mem::base(Gpr::RBP, va + 8 * i as i32)),
+            });
+        }
+        let skip = new_label();
+        insts.push(Inst::Test {
+            size: Size::S8,
+            src: Rmi::Reg(Gpr::RAX),
+            dst: Rm::Reg(Gpr::RAX),
+        });
+        insts.push(Inst::Jcc {
+            cond: Cond::E,
+            target: skip,
+        });
+        for i in 0..8u8 {
+            insts.push(Inst::XmmMov {
+                op: XmmMovOp::Movaps,
+                src: XmmMem::Xmm(Xmm(i)),
+                dst: XmmMem::Mem(Mem::base(Gpr::RBP, va + 48 + 16 * i as i32)),
+            });
+        }
+        insts.push(Inst::Label(skip));
+    }
+
+    // Block layout: each block after the block it was made for.
+    let nb = vc.blocks.len();
+    let root = |mut i: usize| {
+        while vc.blocks[i].origin != i {
+            i = vc.blocks[i].origin;
+        }
+        i
+    };
+    let mut order: Vec<usize> = (0..nb).collect();
+    order.sort_by_key(|&i| (root(i), i));
+
+    // Forwarding of empty jump blocks.
+    let mut fwd: Vec<Option<usize>> = vec![None; nb];
+    #[allow(clippy::needless_range_loop)]
+    for b in 1..nb {
+        let (s, e) = vc.ranges[b];
+        if e - s == 1
+            && matches!(vc.insts[s].term, Term::Jump)
+            && vc.insts[s].insts.is_empty()
+            && out
+                .block_insts_and_edits(vc, regalloc2::Block::new(b))
+                .all(|x| matches!(x, InstOrEdit::Inst(_)))
+        {
+            fwd[b] = Some(vc.block_succs[b][0].index());
+        }
+    }
+    let resolve = |mut b: usize| {
+        let mut n = 0;
+        while let Some(t) = fwd[b] {
+            b = t;
+            n += 1;
+            if n > nb {
+                break;
+            }
+        }
+        b
+    };
+    let label_of = |b: usize| vc.blocks[resolve(b)].label;
+    let emitted: Vec<usize> = order
+        .iter()
+        .copied()
+        .filter(|&b| fwd[b].is_none())
+        .collect();
+    let epilogue = new_label();
+    let mut tables: Vec<(Label, Vec<Label>)> = Vec::new();
+
+    let phys = |a: Allocation| a.as_reg().expect("register allocation");
+    for (pos, &b) in emitted.iter().enumerate() {
+        let next = emitted.get(pos + 1).map(|&n| vc.blocks[n].label);
+        insts.push(Inst::Label(vc.blocks[b].label));
+        let succ_label = |i: usize| label_of(vc.block_succs[b][i].index());
+        for item in out.block_insts_and_edits(vc, regalloc2::Block::new(b)) {
+            match item {
+                InstOrEdit::Edit(Edit::Move { from, to }) => {
+                    emit_move(&mut insts, *from, *to, &spill_off);
+                }
+                InstOrEdit::Inst(ix) => {
+                    let vi = &vc.insts[ix.index()];
+                    let allocs = out.inst_allocs(ix);
+                    for t in &vi.insts {
+                        let mut t = *t;
+                        map_regs(
+                            &mut t,
+                            &mut |g: Gpr| {
+                                if g.0 & PH != 0 {
+                                    Gpr(phys(allocs[(g.0 & !PH) as usize]).hw_enc() as u8)
+                                } else {
+                                    g
+                                }
+                            },
+                            &mut |x: Xmm| {
+                                if x.0 & PH != 0 {
+                                    Xmm(phys(allocs[(x.0 & !PH) as usize]).hw_enc() as u8)
+                                } else {
+                                    x
+                                }
+                            },
+                        );
+                        if let Inst::Lea { src, .. } = &mut t {
+                            if src.disp == OUT_MARK {
+                                src.disp = fr.max_out as i32;
+                            }
+                        }
+                        if let Inst::Jcc { target, .. } = &mut t {
+                            if target.0 > u32::MAX - 0x1000_0000 {
+                                *target = succ_label((u32::MAX - target.0) as usize);
+                            }
+                        }
+                        insts.push(t);
+                    }
+                    match &vi.term {
+                        Term::None | Term::Indirect | Term::Trap => {}
+                        Term::Jump => {
+                            let t = succ_label(0);
+                            if Some(t) != next {
+                                insts.push(Inst::Jmp { target: t });
+                            }
+                        }
+                        Term::Cond(cs) => {
+                            let (t, e) = (succ_label(0), succ_label(1));
+                            if Some(e) == next {
+                                branch_if(&mut insts, *cs, t, &mut new_label);
+                            } else if Some(t) == next {
+                                branch_if(&mut insts, cs.invert(), e, &mut new_label);
+                            } else {
+                                branch_if(&mut insts, *cs, t, &mut new_label);
+                                insts.push(Inst::Jmp { target: e });
+                            }
+                        }
+                        Term::Table { table, entries } => {
+                            tables.push((*table, entries.iter().map(|&i| succ_label(i)).collect()));
+                        }
+                        Term::Ret => {
+                            if next.is_some() {
+                                insts.push(Inst::Jmp { target: epilogue });
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Epilogue.
+    insts.push(Inst::Label(epilogue));
+    for (j, r) in used.iter().enumerate() {
+        insts.push(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Mem(Mem::base(Gpr::RBP, save_off(j))),
+            dst: Rm::Reg(Gpr(r.hw_enc() as u8)),
+        });
+    }
+    insts.push(Inst::Leave);
+    add_cfi(&mut insts, &mut cfi, Cfi::DefCfa(7, 8), new_label());
+    insts.push(Inst::Ret);
+    let end = new_label();
+    insts.push(Inst::Label(end));
+    for (table, entries) in tables {
+        insts.push(Inst::Align(4));
+        insts.push(Inst::Label(table));
+        for e in entries {
+            insts.push(Inst::JumpTableEntry {
+                target: e,
+                base: table,
+            });
+        }
+    }
+    let block_labels = low
+        .block_labels
+        .iter()
+        .map(|(&b, &l)| (b, label_of(l.0 as usize)))
+        .collect();
+    Emitted {
+        insts,
+        cfi,
+        end,
+        block_labels,
+    }
+}
+
+fn branch_if(
+    insts: &mut Vec<Inst>,
+    cs: CondSpec,
+    target: Label,
+    new_label: &mut dyn FnMut() -> Label,
+) {
+    match cs {
+        CondSpec::One(c) => insts.push(Inst::Jcc { cond: c, target }),
+        CondSpec::Or(a, b) => {
+            insts.push(Inst::Jcc { cond: a, target });
+            insts.push(Inst::Jcc { cond: b, target });
+        }
+        CondSpec::And(a, b) => {
+            let skip = new_label();
+            insts.push(Inst::Jcc {
+                cond: a.invert(),
+                target: skip,
+            });
+            insts.push(Inst::Jcc { cond: b, target });
+            insts.push(Inst::Label(skip));
+        }
+    }
+}
+
+fn emit_move(
+    insts: &mut Vec<Inst>,
+    from: Allocation,
+    to: Allocation,
+    spill_off: &dyn Fn(usize) -> i32,
+) {
+    let slot = |a: Allocation| Mem::base(Gpr::RBP, spill_off(a.as_stack().unwrap().index()));
+    let class = from
+        .as_reg()
+        .or(to.as_reg())
+        .map(|r| r.class())
+        .unwrap_or(RegClass::Int);
+    match class {
+        RegClass::Int => {
+            let src = match from.as_reg() {
+                Some(r) => Rmi::Reg(Gpr(r.hw_enc() as u8)),
+                None => Rmi::Mem(slot(from)),
+            };
+            let dst = match to.as_reg() {
+                Some(r) => Rm::Reg(Gpr(r.hw_enc() as u8)),
+                None => Rm::Mem(slot(to)),
+            };
+            insts.push(Inst::Mov {
+                size: Size::S64,
+                src,
+                dst,
+            });
+        }
+        _ => {
+            let src = match from.as_reg() {
+                Some(r) => XmmMem::Xmm(Xmm(r.hw_enc() as u8)),
+                None => XmmMem::Mem(slot(from)),
+            };
+            let dst = match to.as_reg() {
+                Some(r) => XmmMem::Xmm(Xmm(r.hw_enc() as u8)),
+                None => XmmMem::Mem(slot(to)),
+            };
+            let op = if from.is_reg() && to.is_reg() {
+                XmmMovOp::Movaps
+            } else {
+                XmmMovOp::Movsd
+            };
+            insts.push(Inst::XmmMov { op, src, dst });
+        }
+    }
+}

@@ -1,0 +1,3050 @@
+//! Instruction selection: one IR function to [`VCode`].
+//!
+//! Values: integers and pointers live in GPR vregs, f32/f64 in XMM vregs; an integer
+//! narrower than 32 bits is computed in a 32-bit register whose upper bits are garbage (the
+//! IR extends explicitly), so only operations whose result depends on the upper bits
+//! (division, right shifts, compares, conversions) look at the width. f80 values are never
+//! in registers: each has a 16-byte frame slot and x87 code moves through st(0).
+//!
+//! Constants, slot, symbol and block addresses have no register of their own: each use
+//! folds them (immediates, `off(%rbp)`, `sym(%rip)`) or rematerialises them right there.
+//!
+//! Frame (with the frame pointer, always kept): `rbp` points at the saved rbp; below it, in
+//! order, the slots this module allocates (IR slots, f80 values, scratch, the variadic
+//! register save area) at fixed offsets, then regalloc2's spill slots and the callee-saved
+//! save area (placed by `emit.rs`), then the outgoing argument area at `rsp`.
+
+use crate::asm::*;
+use crate::backend::{BackendError, Options, Pic};
+use crate::vcode::*;
+use neverc_abi::{Flags, Location, Place};
+use neverc_codegen::reloc::{RelocKind, SymId};
+use neverc_ir as ir;
+use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
+use regalloc2::{
+    Operand, OperandConstraint, OperandKind, OperandPos, PReg, PRegSet, RegClass, VReg,
+};
+use std::collections::HashMap;
+
+/// Labels at or above this are internal to one instruction sequence.
+pub const INTERNAL_LABEL: u32 = 0x4000_0000;
+
+/// Frame facts the emitter needs.
+#[derive(Clone, Debug, Default)]
+pub struct FrameInfo {
+    /// Bytes below rbp used by the fixed slots (multiple of 16).
+    pub fixed_size: u32,
+    /// Largest outgoing argument area (multiple of 16).
+    pub max_out: u32,
+    /// rbp offset of the 176-byte register save area of a variadic function.
+    pub va_save: Option<i32>,
+    pub has_alloca: bool,
+    /// Registers the function's own plan says it must preserve.
+    pub callee_saved: Vec<PReg>,
+}
+
+pub struct Lowered {
+    pub vcode: VCode,
+    pub frame: FrameInfo,
+    /// Labels (vblock labels) of blocks whose address is taken, by IR block.
+    pub block_labels: HashMap<ir::Block, Label>,
+    pub next_label: u32,
+}
+
+/// Where an f80 value lives.
+type F80Home = Mem;
+
+/// An instruction being built: templates plus operands.
+#[derive(Default)]
+struct B {
+    insts: Vec<Inst>,
+    ops: Vec<Operand>,
+}
+
+impl B {
+    fn i(&mut self, i: Inst) {
+        self.insts.push(i);
+    }
+    fn op(&mut self, o: Operand) -> usize {
+        self.ops.push(o);
+        self.ops.len() - 1
+    }
+    fn use_g(&mut self, v: VReg) -> Gpr {
+        ph_gpr(self.op(Operand::reg_use(v)))
+    }
+    fn use_late_g(&mut self, v: VReg) -> Gpr {
+        ph_gpr(self.op(Operand::reg_use_at_end(v)))
+    }
+    fn def_g(&mut self, v: VReg) -> Gpr {
+        ph_gpr(self.op(Operand::reg_def(v)))
+    }
+    fn reuse_g(&mut self, v: VReg, idx: Gpr) -> Gpr {
+        ph_gpr(self.op(Operand::reg_reuse_def(v, (idx.0 & !PH) as usize)))
+    }
+    fn use_x(&mut self, v: VReg) -> Xmm {
+        ph_xmm(self.op(Operand::reg_use(v)))
+    }
+    fn use_late_x(&mut self, v: VReg) -> Xmm {
+        ph_xmm(self.op(Operand::reg_use_at_end(v)))
+    }
+    fn def_x(&mut self, v: VReg) -> Xmm {
+        ph_xmm(self.op(Operand::reg_def(v)))
+    }
+    fn reuse_x(&mut self, v: VReg, idx: Xmm) -> Xmm {
+        ph_xmm(self.op(Operand::reg_reuse_def(v, (idx.0 & !PH) as usize)))
+    }
+    fn fixed_use(&mut self, v: VReg, p: PReg) {
+        self.op(Operand::reg_fixed_use(v, p));
+    }
+    fn fixed_def(&mut self, v: VReg, p: PReg) {
+        self.op(Operand::reg_fixed_def(v, p));
+    }
+    fn vinst(self) -> VInst {
+        VInst::new(self.insts, self.ops)
+    }
+}
+
+fn early_def(v: VReg, c: OperandConstraint) -> Operand {
+    Operand::new(v, c, OperandKind::Def, OperandPos::Early)
+}
+
+pub fn size_of(ty: Type) -> Size {
+    match ty {
+        Type::I8 => Size::S8,
+        Type::I16 => Size::S16,
+        Type::I32 | Type::F32 => Size::S32,
+        _ => Size::S64,
+    }
+}
+
+/// The operation size of a value held in a GPR: 32 bits for i8/i16/i32, else 64.
+fn op_size(ty: Type) -> Size {
+    match ty {
+        Type::I64 | Type::Ptr => Size::S64,
+        _ => Size::S32,
+    }
+}
+
+fn int_cond(cc: IntCC) -> Cond {
+    match cc {
+        IntCC::Eq => Cond::E,
+        IntCC::Ne => Cond::NE,
+        IntCC::Slt => Cond::L,
+        IntCC::Sle => Cond::LE,
+        IntCC::Sgt => Cond::G,
+        IntCC::Sge => Cond::GE,
+        IntCC::Ult => Cond::B,
+        IntCC::Ule => Cond::BE,
+        IntCC::Ugt => Cond::A,
+        IntCC::Uge => Cond::AE,
+    }
+}
+
+fn swap_cc(cc: IntCC) -> IntCC {
+    match cc {
+        IntCC::Slt => IntCC::Sgt,
+        IntCC::Sgt => IntCC::Slt,
+        IntCC::Sle => IntCC::Sge,
+        IntCC::Sge => IntCC::Sle,
+        IntCC::Ult => IntCC::Ugt,
+        IntCC::Ugt => IntCC::Ult,
+        IntCC::Ule => IntCC::Uge,
+        IntCC::Uge => IntCC::Ule,
+        c => c,
+    }
+}
+
+/// Truncates an immediate to a width as a signed value.
+fn imm_of(ty: Type, imm: i128) -> i64 {
+    match ty {
+        Type::I8 => imm as i8 as i64,
+        Type::I16 => imm as i16 as i64,
+        Type::I32 => imm as i32 as i64,
+        _ => imm as i64,
+    }
+}
+
+fn fits32(x: i64) -> bool {
+    x == x as i32 as i64
+}
+
+pub fn gpr_allocatable() -> Vec<PReg> {
+    // rax rcx rdx rbx rsi rdi r8-r10 r12-r15 (rsp, rbp, r11 reserved)
+    [0u8, 1, 2, 3, 6, 7, 8, 9, 10, 12, 13, 14, 15]
+        .iter()
+        .map(|&h| preg_gpr(h))
+        .collect()
+}
+pub fn xmm_allocatable() -> Vec<PReg> {
+    (0u8..15).map(preg_xmm).collect()
+}
+
+pub const SCRATCH: Gpr = Gpr::R11;
+pub const XSCRATCH: Xmm = Xmm(15);
+
+struct Lower<'a> {
+    m: &'a ir::Module,
+    f: &'a ir::Function,
+    opts: &'a Options,
+    syms: &'a [SymId],
+    name: &'a str,
+    vregs: Vec<Option<VReg>>,
+    nvregs: usize,
+    f80: HashMap<Value, F80Home>,
+    fixed_size: u32,
+    slot_off: Vec<i32>,
+    blocks: Vec<VBlock>,
+    cur: usize,
+    ir2v: Vec<usize>,
+    uses: Vec<u32>,
+    cond_uses: Vec<u32>,
+    pred_edges: Vec<u32>,
+    next_label: u32,
+    max_out: u32,
+    has_alloca: bool,
+    va_save: Option<i32>,
+    landing: HashMap<ir::Block, usize>,
+    dispatch: Option<(usize, VReg)>,
+    setjmp: bool,
+}
+
+pub fn lower_function(
+    m: &ir::Module,
+    f: &ir::Function,
+    opts: &Options,
+    syms: &[SymId],
+) -> Result<Lowered, BackendError> {
+    let name = m.sym(f.sym).name.as_str();
+    let nvals = f.values.len();
+    let mut l = Lower {
+        m,
+        f,
+        opts,
+        syms,
+        name,
+        vregs: vec![None; nvals],
+        nvregs: 0,
+        f80: HashMap::new(),
+        fixed_size: 0,
+        slot_off: Vec::new(),
+        blocks: Vec::new(),
+        cur: 0,
+        ir2v: vec![usize::MAX; f.blocks.len()],
+        uses: vec![0; nvals],
+        cond_uses: vec![0; nvals],
+        pred_edges: vec![0; f.blocks.len()],
+        next_label: INTERNAL_LABEL,
+        max_out: 0,
+        has_alloca: false,
+        va_save: None,
+        landing: HashMap::new(),
+        dispatch: None,
+        setjmp: f.calls_setjmp,
+    };
+    l.run()?;
+    let callee_saved = f
+        .plan
+        .callee_saved
+        .iter()
+        .filter_map(|&r| dwarf_to_preg(r))
+        .collect();
+    let mut block_labels = HashMap::new();
+    for (b, _) in f.blocks.iter().enumerate() {
+        let b = ir::Block(b as u32);
+        if let Some(&lp) = l.landing.get(&b) {
+            block_labels.insert(b, l.blocks[lp].label);
+        } else if l.ir2v[b.index()] != usize::MAX {
+            block_labels.insert(b, l.blocks[l.ir2v[b.index()]].label);
+        }
+    }
+    let frame = FrameInfo {
+        fixed_size: l.fixed_size.next_multiple_of(16),
+        max_out: l.max_out.next_multiple_of(16),
+        va_save: l.va_save,
+        has_alloca: l.has_alloca,
+        callee_saved,
+    };
+    let next_label = l.next_label;
+    let vcode = VCode::new(l.blocks, l.nvregs);
+    Ok(Lowered {
+        vcode,
+        frame,
+        block_labels,
+        next_label,
+    })
+}
+
+impl<'a> Lower<'a> {
+    fn err(&self, what: &str) -> BackendError {
+        BackendError {
+            message: format!(
+                "the x86-64 back end cannot lower {what} (function {})",
+                self.name
+            ),
+        }
+    }
+
+    fn new_vreg(&mut self, class: RegClass) -> VReg {
+        let v = VReg::new(self.nvregs, class);
+        self.nvregs += 1;
+        v
+    }
+
+    fn class_of(ty: Type) -> RegClass {
+        if matches!(ty, Type::F32 | Type::F64) {
+            RegClass::Float
+        } else {
+            RegClass::Int
+        }
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.f.value_type(v)
+    }
+
+    fn new_label(&mut self) -> Label {
+        self.next_label += 1;
+        Label(self.next_label)
+    }
+
+    /// A new fixed frame slot; returns its rbp offset.
+    fn frame_slot(&mut self, size: u64, align: u32) -> i32 {
+        let align = align.clamp(1, 4096);
+        self.fixed_size = (self.fixed_size as u64 + size).next_multiple_of(align as u64) as u32;
+        -(self.fixed_size as i32)
+    }
+
+    fn new_block(&mut self) -> usize {
+        let i = self.blocks.len();
+        let origin = if self.blocks.is_empty() { 0 } else { self.cur };
+        self.blocks.push(VBlock {
+            insts: Vec::new(),
+            params: Vec::new(),
+            succs: Vec::new(),
+            args: Vec::new(),
+            label: Label(i as u32),
+            origin,
+        });
+        i
+    }
+
+    fn push(&mut self, v: VInst) {
+        self.blocks[self.cur].insts.push(v);
+    }
+    fn emit(&mut self, b: B) {
+        let v = b.vinst();
+        self.push(v);
+    }
+
+    fn def_of(&self, v: Value) -> Option<&'a Op> {
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, _) => Some(&self.f.inst(i).op),
+            _ => None,
+        }
+    }
+
+    /// The vreg of a value computed by an instruction or a block parameter.
+    fn vreg(&mut self, v: Value) -> Result<VReg, BackendError> {
+        if let Some(r) = self.vregs[v.index()] {
+            return Ok(r);
+        }
+        let ty = self.ty(v);
+        match ty {
+            Type::I128 => return Err(self.err("__int128 arithmetic")),
+            Type::F128 => return Err(self.err("__float128 arithmetic")),
+            Type::F80 => return Err(self.err("an x87 value in a register")),
+            _ => {}
+        }
+        let r = self.new_vreg(Self::class_of(ty));
+        self.vregs[v.index()] = Some(r);
+        Ok(r)
+    }
+
+    fn is_remat(&self, v: Value) -> bool {
+        matches!(
+            self.def_of(v),
+            Some(
+                Op::Iconst { .. }
+                    | Op::SymAddr { .. }
+                    | Op::SlotAddr(_)
+                    | Op::BlockAddr(_)
+                    | Op::Fconst { .. }
+            )
+        ) && !matches!(self.ty(v), Type::F80 | Type::I128 | Type::F128)
+    }
+
+    fn const_of(&self, v: Value) -> Option<i64> {
+        match self.def_of(v) {
+            Some(Op::Iconst { ty, imm }) if *ty != Type::I128 => Some(imm_of(*ty, *imm)),
+            _ => None,
+        }
+    }
+
+    fn const32(&self, v: Value) -> Option<i32> {
+        self.const_of(v).filter(|&c| fits32(c)).map(|c| c as i32)
+    }
+
+    /// The value in a register at the current point (materialising foldable values).
+    fn reg(&mut self, v: Value) -> Result<VReg, BackendError> {
+        if !self.is_remat(v) {
+            return self.vreg(v);
+        }
+        let ty = self.ty(v);
+        let r = self.new_vreg(Self::class_of(ty));
+        let op = self.def_of(v).unwrap().clone();
+        let mut b = B::default();
+        match op {
+            Op::Iconst { ty, imm } => {
+                let d = b.def_g(r);
+                let c = imm_of(ty, imm);
+                let (size, c) = if ty == Type::I64 || ty == Type::Ptr {
+                    (Size::S64, c)
+                } else {
+                    (Size::S32, c as i32 as u32 as i64)
+                };
+                b.i(Inst::Mov {
+                    size,
+                    src: Rmi::Imm(c),
+                    dst: Rm::Reg(d),
+                });
+            }
+            Op::Fconst { ty, bits } => {
+                let d = b.def_x(r);
+                if bits == 0 {
+                    b.i(Inst::Sse {
+                        op: SseOp::Xorps,
+                        src: XmmMem::Xmm(d),
+                        dst: d,
+                    });
+                } else {
+                    let t = self.new_vreg(RegClass::Int);
+                    let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                    let size = if ty == Type::F32 {
+                        Size::S32
+                    } else {
+                        Size::S64
+                    };
+                    b.i(Inst::Mov {
+                        size,
+                        src: Rmi::Imm(bits as u64 as i64),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::MovGprToXmm {
+                        size,
+                        src: Rm::Reg(tg),
+                        dst: d,
+                    });
+                }
+            }
+            Op::SlotAddr(_) | Op::SymAddr { .. } | Op::BlockAddr(_) => {
+                let d = b.def_g(r);
+                self.addr_into(&mut b, &op, d)?;
+            }
+            _ => unreachable!(),
+        }
+        self.emit(b);
+        Ok(r)
+    }
+
+    fn sym_direct(&self, s: ir::Sym) -> bool {
+        let sd = self.m.sym(s);
+        match self.opts.pic {
+            Pic::NoPic => true,
+            Pic::Pie => sd.local || sd.defined || sd.kind == ir::SymKind::Func,
+            Pic::Pic => sd.local,
+        }
+    }
+
+    /// Computes the address of a slot/symbol/block into `d`.
+    fn addr_into(&mut self, b: &mut B, op: &Op, d: Gpr) -> Result<(), BackendError> {
+        match *op {
+            Op::SlotAddr(s) => b.i(Inst::Lea {
+                size: Size::S64,
+                src: Mem::base(Gpr::RBP, self.slot_off[s.index()]),
+                dst: d,
+            }),
+            Op::BlockAddr(blk) => {
+                let lab = self.block_addr_label(blk)?;
+                b.i(Inst::Lea {
+                    size: Size::S64,
+                    src: Mem::rip_label(lab, 0),
+                    dst: d,
+                })
+            }
+            Op::SymAddr { sym, offset } => {
+                let sd = self.m.sym(sym);
+                let id = self.syms[sym.index()];
+                let off32 = i32::try_from(offset).ok();
+                if sd.kind == ir::SymKind::Tls {
+                    let local = sd.local || sd.defined;
+                    if self.opts.pic != Pic::Pic && local {
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Mem(Mem::fs_abs(0)),
+                            dst: Rm::Reg(d),
+                        });
+                        b.i(Inst::Lea {
+                            size: Size::S64,
+                            src: Mem::base(d, 0).with_sym(id, RelocKind::TpOff32),
+                            dst: d,
+                        });
+                    } else if self.opts.pic != Pic::Pic || sd.local {
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Mem(Mem::rip(id, RelocKind::GotTpOff, 0)),
+                            dst: Rm::Reg(d),
+                        });
+                        b.i(Inst::Alu {
+                            op: AluOp::Add,
+                            size: Size::S64,
+                            src: Rmi::Mem(Mem::fs_abs(0)),
+                            dst: Rm::Reg(d),
+                        });
+                    } else {
+                        return Err(self.err(&format!(
+                            "the address of the external thread-local `{}` under -fPIC (general-dynamic TLS)",
+                            sd.name
+                        )));
+                    }
+                    if offset != 0 {
+                        let o = off32.ok_or_else(|| self.err("a huge symbol offset"))?;
+                        b.i(Inst::Lea {
+                            size: Size::S64,
+                            src: Mem::base(d, o),
+                            dst: d,
+                        });
+                    }
+                    return Ok(());
+                }
+                if self.sym_direct(sym) {
+                    let o = off32.ok_or_else(|| self.err("a huge symbol offset"))?;
+                    b.i(Inst::Lea {
+                        size: Size::S64,
+                        src: Mem::rip(id, RelocKind::Pc32, o),
+                        dst: d,
+                    });
+                } else {
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Mem(Mem::rip(id, RelocKind::RexGotPcRelX, 0)),
+                        dst: Rm::Reg(d),
+                    });
+                    if offset != 0 {
+                        if let Some(o) = off32 {
+                            b.i(Inst::Lea {
+                                size: Size::S64,
+                                src: Mem::base(d, o),
+                                dst: d,
+                            });
+                        } else {
+                            return Err(self.err("a huge symbol offset"));
+                        }
+                    }
+                }
+            }
+            _ => unreachable!(),
+        }
+        Ok(())
+    }
+
+    fn block_addr_label(&mut self, blk: ir::Block) -> Result<Label, BackendError> {
+        if let Some(&lp) = self.landing.get(&blk) {
+            return Ok(self.blocks[lp].label);
+        }
+        let v = self.ir2v[blk.index()];
+        if v == usize::MAX {
+            return Err(self.err("the address of an unreachable block"));
+        }
+        Ok(self.blocks[v].label)
+    }
+
+    /// A memory operand for `addr + off`, folding slot and direct symbol addresses.
+    fn mem(&mut self, b: &mut B, addr: Value, off: i64) -> Result<Mem, BackendError> {
+        match self.def_of(addr) {
+            Some(Op::SlotAddr(s)) => {
+                let d = self.slot_off[s.index()] as i64 + off;
+                if fits32(d) {
+                    return Ok(Mem::base(Gpr::RBP, d as i32));
+                }
+            }
+            Some(Op::SymAddr { sym, offset })
+                if self.m.sym(*sym).kind != ir::SymKind::Tls && self.sym_direct(*sym) =>
+            {
+                let d = offset + off;
+                if fits32(d) {
+                    return Ok(Mem::rip(self.syms[sym.index()], RelocKind::Pc32, d as i32));
+                }
+            }
+            _ => {}
+        }
+        let r = self.reg(addr)?;
+        if !fits32(off) {
+            return Err(self.err("a memory offset beyond 32 bits"));
+        }
+        Ok(Mem::base(b.use_g(r), off as i32))
+    }
+
+    // ---------- driver ----------
+
+    fn run(&mut self) -> Result<(), BackendError> {
+        let f = self.f;
+        // Refusals first.
+        for v in &f.values {
+            match v.ty {
+                Type::I128 => return Err(self.err("__int128 arithmetic")),
+                Type::F128 => return Err(self.err("__float128 arithmetic")),
+                _ => {}
+            }
+        }
+        for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
+            for l in p.arguments.iter().chain(p.returns.iter()) {
+                if let Place::Reg(r) = l.place {
+                    if dwarf_to_preg(r).is_none() && r != 33 {
+                        return Err(self.err(&format!("a plan location in register {r}")));
+                    }
+                }
+            }
+        }
+        // Slots.
+        for s in &f.slots {
+            let o = self.frame_slot(s.size.max(1), s.align.max(1));
+            self.slot_off.push(o);
+        }
+        if f.variadic {
+            let o = self.frame_slot(176, 16);
+            self.va_save = Some(o);
+        }
+        // Uses.
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                let op = &f.inst(i).op;
+                op.for_each_operand(|v| self.uses[v.index()] += 1);
+                match op {
+                    Op::Branch { cond, .. } | Op::Select { cond, .. } => {
+                        self.cond_uses[cond.index()] += 1
+                    }
+                    _ => {}
+                }
+            }
+        }
+        // Reachability and predecessor edge counts.
+        let mut reach = vec![false; f.blocks.len()];
+        let mut stack = vec![0usize];
+        reach[0] = true;
+        let mut has_indirect = false;
+        while let Some(b) = stack.pop() {
+            if let Some(t) = f.terminator(ir::Block(b as u32)) {
+                if matches!(t, Op::IndirectJump { .. }) {
+                    has_indirect = true;
+                }
+                for s in t.successors() {
+                    if !reach[s.index()] {
+                        reach[s.index()] = true;
+                        stack.push(s.index());
+                    }
+                }
+            }
+        }
+        for (b, bd) in f.blocks.iter().enumerate() {
+            if !reach[b] {
+                continue;
+            }
+            if let Some(&last) = bd.insts.last() {
+                match &f.inst(last).op {
+                    Op::IndirectJump { .. } => {}
+                    t => {
+                        for s in t.successors() {
+                            self.pred_edges[s.index()] += 1;
+                        }
+                    }
+                }
+            }
+        }
+        // VCode blocks for reachable IR blocks, in order.
+        for (b, _) in f.blocks.iter().enumerate() {
+            if reach[b] {
+                let v = self.new_block();
+                self.blocks[v].origin = v;
+                self.ir2v[b] = v;
+            }
+        }
+        if self.ir2v[0] != 0 {
+            return Err(self.err("a function without an entry block"));
+        }
+        if self.pred_edges[0] > 0 {
+            return Err(self.err("a branch to the entry block"));
+        }
+        // Landing pads for address-taken blocks, reached from one dispatch block.
+        if has_indirect {
+            let mut targets = Vec::new();
+            for bd in &f.blocks {
+                for &i in &bd.insts {
+                    if let Op::IndirectJump { targets: t, .. } = &f.inst(i).op {
+                        targets.extend(t.iter().copied());
+                    }
+                    if let Op::BlockAddr(t) = &f.inst(i).op {
+                        targets.push(*t);
+                    }
+                }
+            }
+            targets.sort();
+            targets.dedup();
+            let d = self.new_block();
+            self.blocks[d].origin = d;
+            let addr = self.new_vreg(RegClass::Int);
+            self.blocks[d].params.push(addr);
+            self.dispatch = Some((d, addr));
+            for t in targets {
+                if self.ir2v[t.index()] == usize::MAX {
+                    continue;
+                }
+                if !f.blocks[t.index()].params.is_empty() {
+                    return Err(self.err("an indirect jump to a block with parameters"));
+                }
+                let lp = self.new_block();
+                self.blocks[lp].origin = lp;
+                self.landing.insert(t, lp);
+                self.pred_edges[t.index()] += 1;
+                self.blocks[d].succs.push(regalloc2::Block::new(lp));
+                self.blocks[lp]
+                    .succs
+                    .push(regalloc2::Block::new(self.ir2v[t.index()]));
+                self.blocks[lp].insts.push(VInst {
+                    term: Term::Jump,
+                    ..VInst::new(vec![], vec![])
+                });
+            }
+            let mut b = B::default();
+            let a = b.use_g(addr);
+            b.i(Inst::JmpInd { target: Rm::Reg(a) });
+            let mut vi = b.vinst();
+            vi.term = Term::Indirect;
+            self.blocks[d].insts.push(vi);
+        }
+        // Block parameters.
+        for (b, bd) in f.blocks.iter().enumerate() {
+            if !reach[b] || b == 0 {
+                continue;
+            }
+            let vb = self.ir2v[b];
+            for &p in &bd.params {
+                if self.ty(p) == Type::F80 {
+                    let o = self.frame_slot(16, 16);
+                    self.f80.insert(p, Mem::base(Gpr::RBP, o));
+                } else {
+                    let r = self.vreg(p)?;
+                    self.blocks[vb].params.push(r);
+                }
+            }
+        }
+        for (b, bd) in f.blocks.iter().enumerate() {
+            if !reach[b] {
+                continue;
+            }
+            self.cur = self.ir2v[b];
+            if b == 0 {
+                self.lower_entry()?;
+            }
+            for &i in &bd.insts {
+                self.lower_inst(i)?;
+            }
+        }
+        Ok(())
+    }
+
+    fn f80_home(&mut self, v: Value) -> Mem {
+        if let Some(&m) = self.f80.get(&v) {
+            return m;
+        }
+        let o = self.frame_slot(16, 16);
+        let m = Mem::base(Gpr::RBP, o);
+        self.f80.insert(v, m);
+        m
+    }
+
+    fn lower_entry(&mut self) -> Result<(), BackendError> {
+        let f = self.f;
+        let params = f.blocks[0].params.clone();
+        let mut b = B::default();
+        let mut after: Vec<B> = Vec::new();
+        let nargs = f.plan.arguments.len();
+        let sret: Vec<&Location> = f
+            .plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET))
+            .collect();
+        for (i, &p) in params.iter().enumerate() {
+            let loc = if i < nargs {
+                &f.plan.arguments[i]
+            } else {
+                sret[i - nargs]
+            };
+            let ty = self.ty(p);
+            match loc.place {
+                Place::Reg(r) => {
+                    if ty == Type::F80 {
+                        return Err(self.err("an x87 argument in a register"));
+                    }
+                    let v = self.vreg(p)?;
+                    let preg = dwarf_to_preg(r).ok_or_else(|| self.err("argument register"))?;
+                    b.fixed_def(v, preg);
+                }
+                Place::Stack(off) => {
+                    let m = Mem::base(Gpr::RBP, 16 + off as i32);
+                    if f.param_mem.contains(&(i as u32)) {
+                        let v = self.vreg(p)?;
+                        let mut a = B::default();
+                        let d = a.def_g(v);
+                        a.i(Inst::Lea {
+                            size: Size::S64,
+                            src: m,
+                            dst: d,
+                        });
+                        after.push(a);
+                    } else if ty == Type::F80 {
+                        self.f80.insert(p, m);
+                    } else {
+                        let v = self.vreg(p)?;
+                        let mut a = B::default();
+                        load_into(&mut a, ty, m, v);
+                        after.push(a);
+                    }
+                }
+            }
+        }
+        self.emit(b);
+        for a in after {
+            self.emit(a);
+        }
+        Ok(())
+    }
+
+    fn lower_inst(&mut self, i: ir::Inst) -> Result<(), BackendError> {
+        let f = self.f;
+        let data = f.inst(i);
+        let res = data.result;
+        match &data.op {
+            Op::Iconst { .. } | Op::SymAddr { .. } | Op::SlotAddr(_) | Op::BlockAddr(_) => {
+                if let Some(r) = res {
+                    if let Op::BlockAddr(t) = &data.op {
+                        self.block_addr_label(*t)?;
+                    }
+                    if !self.is_remat(r) {
+                        return Err(self.err("a constant of this type"));
+                    }
+                }
+                Ok(())
+            }
+            Op::Fconst { ty, bits } => {
+                let r = res.unwrap();
+                match ty {
+                    Type::F32 | Type::F64 => Ok(()),
+                    Type::F80 => {
+                        let m = self.f80_home(r);
+                        let mut b = B::default();
+                        let t = self.new_vreg(RegClass::Int);
+                        let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Imm(*bits as u64 as i64),
+                            dst: Rm::Reg(tg),
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Reg(tg),
+                            dst: Rm::Mem(m),
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Imm((*bits >> 64) as u16 as i64),
+                            dst: Rm::Mem(Mem {
+                                disp: m.disp + 8,
+                                ..m
+                            }),
+                        });
+                        self.emit(b);
+                        Ok(())
+                    }
+                    _ => Err(self.err("a __float128 constant")),
+                }
+            }
+            Op::Unary { op, arg } => self.lower_unary(*op, *arg, res.unwrap()),
+            Op::Binary { op, a, b } => self.lower_binary(*op, *a, *b, res.unwrap()),
+            Op::Icmp { .. } | Op::Fcmp { .. } => {
+                let r = res.unwrap();
+                if self.uses[r.index()] == 1 && self.cond_uses[r.index()] == 1 {
+                    return Ok(()); // fused into its branch/select
+                }
+                let mut b = B::default();
+                let cs = self.compare(&mut b, &data.op)?;
+                let d = self.vreg(r)?;
+                let dg = b.def_g(d);
+                self.setcc(&mut b, cs, dg);
+                self.emit(b);
+                Ok(())
+            }
+            Op::Conv { op, arg, to } => self.lower_conv(*op, *arg, *to, res.unwrap()),
+            Op::Select { cond, a, b: bb } => self.lower_select(*cond, *a, *bb, res.unwrap()),
+            Op::Load {
+                ty, addr, offset, ..
+            } => {
+                let r = res.unwrap();
+                let mut b = B::default();
+                let m = self.mem(&mut b, *addr, *offset as i64)?;
+                if *ty == Type::F80 {
+                    let h = self.f80_home(r);
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fldt,
+                        mem: m,
+                    });
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fstpt,
+                        mem: h,
+                    });
+                } else {
+                    let v = self.vreg(r)?;
+                    load_into(&mut b, *ty, m, v);
+                }
+                self.emit(b);
+                Ok(())
+            }
+            Op::Store {
+                value,
+                addr,
+                offset,
+                ..
+            } => {
+                let ty = self.ty(*value);
+                let mut b = B::default();
+                if ty == Type::F80 {
+                    let h = self.f80_home(*value);
+                    let m = self.mem(&mut b, *addr, *offset as i64)?;
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fldt,
+                        mem: h,
+                    });
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fstpt,
+                        mem: m,
+                    });
+                    self.emit(b);
+                    return Ok(());
+                }
+                let src = self.store_src(&mut b, *value)?;
+                let m = self.mem(&mut b, *addr, *offset as i64)?;
+                store_from(&mut b, ty, src, m);
+                self.emit(b);
+                Ok(())
+            }
+            Op::Call {
+                callee,
+                args,
+                arg_mem,
+                plan,
+                results,
+                ..
+            } => self.lower_call(callee, args, arg_mem, *plan, results),
+            Op::Copy { dst, src, size, .. } => self.lower_copy(*dst, *src, *size),
+            Op::Zero { dst, size, .. } => self.lower_zero(*dst, *size),
+            Op::Alloca { size, align } => self.lower_alloca(*size, *align, res.unwrap()),
+            Op::StackSave => {
+                let d = self.vreg(res.unwrap())?;
+                let mut b = B::default();
+                let dg = b.def_g(d);
+                b.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Reg(Gpr::RSP),
+                    dst: Rm::Reg(dg),
+                });
+                self.emit(b);
+                Ok(())
+            }
+            Op::StackRestore(v) => {
+                let r = self.reg(*v)?;
+                let mut b = B::default();
+                let s = b.use_g(r);
+                b.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Reg(s),
+                    dst: Rm::Reg(Gpr::RSP),
+                });
+                self.emit(b);
+                Ok(())
+            }
+            Op::VaStart(list) => self.lower_va_start(*list),
+            Op::AtomicRmw {
+                op,
+                ty,
+                addr,
+                value,
+            } => self.lower_rmw(*op, *ty, *addr, *value, res.unwrap()),
+            Op::AtomicCas {
+                ty,
+                addr,
+                expected,
+                new,
+            } => {
+                let r = res.unwrap();
+                let size = size_of(*ty);
+                let e = self.reg(*expected)?;
+                let n = self.reg(*new)?;
+                let d = self.vreg(r)?;
+                let mut b = B::default();
+                let m = self.mem(&mut b, *addr, 0)?;
+                let ng = b.use_g(n);
+                b.fixed_use(e, preg_gpr(0));
+                b.fixed_def(d, preg_gpr(0));
+                b.i(Inst::LockCmpxchg {
+                    size,
+                    src: ng,
+                    dst: m,
+                });
+                self.emit(b);
+                Ok(())
+            }
+            Op::Fence => {
+                let mut b = B::default();
+                b.i(Inst::Mfence);
+                self.emit(b);
+                Ok(())
+            }
+            Op::Jump(bc) => {
+                let t = self.ir2v[bc.block.index()];
+                self.jump_to(t, bc.block, &bc.args)
+            }
+            Op::Branch { cond, then, els } => self.lower_branch(*cond, then, els),
+            Op::Switch {
+                value,
+                cases,
+                default,
+            } => self.lower_switch(*value, cases, *default),
+            Op::IndirectJump { addr, .. } => {
+                let (d, _) = self.dispatch.unwrap();
+                let r = self.reg(*addr)?;
+                self.blocks[self.cur].succs.push(regalloc2::Block::new(d));
+                self.blocks[self.cur].args.push(vec![r]);
+                self.push(VInst {
+                    term: Term::Jump,
+                    ..VInst::new(vec![], vec![])
+                });
+                Ok(())
+            }
+            Op::Return(vals) => self.lower_return(vals),
+            Op::Unreachable | Op::Trap => {
+                let mut b = B::default();
+                b.i(Inst::Ud2);
+                let mut vi = b.vinst();
+                vi.term = Term::Trap;
+                self.push(vi);
+                Ok(())
+            }
+        }
+    }
+
+    /// A register or immediate for a value about to be stored.
+    fn store_src(&mut self, b: &mut B, v: Value) -> Result<StoreSrc, BackendError> {
+        let ty = self.ty(v);
+        if ty.is_int() {
+            if let Some(c) = self.const32(v) {
+                return Ok(StoreSrc::Imm(c));
+            }
+            let r = self.reg(v)?;
+            Ok(StoreSrc::Gpr(b.use_g(r)))
+        } else {
+            let r = self.reg(v)?;
+            Ok(StoreSrc::Xmm(b.use_x(r)))
+        }
+    }
+
+    // ---------- arithmetic ----------
+
+    fn lower_unary(&mut self, op: UnaryOp, arg: Value, r: Value) -> Result<(), BackendError> {
+        let ty = self.ty(arg);
+        let mut b = B::default();
+        if ty == Type::F80 {
+            let a = self.f80_home(arg);
+            let h = self.f80_home(r);
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: a,
+            });
+            b.i(Inst::X87 { op: X87Op::Fchs });
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem: h,
+            });
+            self.emit(b);
+            return Ok(());
+        }
+        let a = self.reg(arg)?;
+        let d = self.vreg(r)?;
+        match op {
+            UnaryOp::Neg | UnaryOp::Not => {
+                let ag = b.use_g(a);
+                let dg = b.reuse_g(d, ag);
+                b.i(Inst::Unary {
+                    op: if op == UnaryOp::Neg {
+                        UnOp::Neg
+                    } else {
+                        UnOp::Not
+                    },
+                    size: op_size(ty),
+                    dst: Rm::Reg(dg),
+                });
+            }
+            UnaryOp::FNeg => {
+                // d = a ^ sign bit
+                let t = self.new_vreg(RegClass::Int);
+                let ax = b.use_x(a);
+                let dx = b.reuse_x(d, ax);
+                let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                let tx = self.new_vreg(RegClass::Float);
+                let txx = ph_xmm(b.op(early_def(tx, OperandConstraint::Reg)));
+                let (size, bits) = if ty == Type::F32 {
+                    (Size::S32, 0x8000_0000i64)
+                } else {
+                    (Size::S64, i64::MIN)
+                };
+                b.i(Inst::Mov {
+                    size,
+                    src: Rmi::Imm(bits),
+                    dst: Rm::Reg(tg),
+                });
+                b.i(Inst::MovGprToXmm {
+                    size,
+                    src: Rm::Reg(tg),
+                    dst: txx,
+                });
+                b.i(Inst::Sse {
+                    op: SseOp::Xorps,
+                    src: XmmMem::Xmm(txx),
+                    dst: dx,
+                });
+            }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        bv: Value,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        let ty = self.ty(a);
+        let mut b = B::default();
+        if ty == Type::F80 {
+            let (ha, hb, hr) = (self.f80_home(a), self.f80_home(bv), self.f80_home(r));
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: ha,
+            });
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: hb,
+            });
+            let o = match op {
+                BinaryOp::FAdd => X87RegOp::Faddp,
+                BinaryOp::FSub => X87RegOp::Fsubrp,
+                BinaryOp::FMul => X87RegOp::Fmulp,
+                BinaryOp::FDiv => X87RegOp::Fdivrp,
+                _ => return Err(self.err("an integer operation on long double")),
+            };
+            b.i(Inst::X87Reg { op: o, st: 1 });
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem: hr,
+            });
+            self.emit(b);
+            return Ok(());
+        }
+        let size = op_size(ty);
+        match op {
+            BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv => {
+                let dbl = ty == Type::F64;
+                let sop = match (op, dbl) {
+                    (BinaryOp::FAdd, false) => SseOp::Addss,
+                    (BinaryOp::FAdd, true) => SseOp::Addsd,
+                    (BinaryOp::FSub, false) => SseOp::Subss,
+                    (BinaryOp::FSub, true) => SseOp::Subsd,
+                    (BinaryOp::FMul, false) => SseOp::Mulss,
+                    (BinaryOp::FMul, true) => SseOp::Mulsd,
+                    (BinaryOp::FDiv, false) => SseOp::Divss,
+                    _ => SseOp::Divsd,
+                };
+                let ar = self.reg(a)?;
+                let br = self.reg(bv)?;
+                let d = self.vreg(r)?;
+                let ax = b.use_x(ar);
+                let bx = b.use_x(br);
+                let dx = b.reuse_x(d, ax);
+                b.i(Inst::Sse {
+                    op: sop,
+                    src: XmmMem::Xmm(bx),
+                    dst: dx,
+                });
+            }
+            BinaryOp::Add | BinaryOp::Sub if self.const32(bv).is_some() => {
+                let c = self.const32(bv).unwrap() as i64;
+                let c = if op == BinaryOp::Sub { -c } else { c };
+                let ar = self.reg(a)?;
+                let d = self.vreg(r)?;
+                let ag = b.use_g(ar);
+                let dg = b.def_g(d);
+                if fits32(c) {
+                    b.i(Inst::Lea {
+                        size,
+                        src: Mem::base(ag, c as i32),
+                        dst: dg,
+                    });
+                } else {
+                    b.i(Inst::Mov {
+                        size,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(dg),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Sub,
+                        size,
+                        src: Rmi::Imm(i32::MIN as i64),
+                        dst: Rm::Reg(dg),
+                    });
+                }
+            }
+            BinaryOp::Add => {
+                let ar = self.reg(a)?;
+                let br = self.reg(bv)?;
+                let d = self.vreg(r)?;
+                let ag = b.use_g(ar);
+                let bg = b.use_g(br);
+                let dg = b.def_g(d);
+                b.i(Inst::Lea {
+                    size,
+                    src: Mem::bis(ag, bg, 1, 0),
+                    dst: dg,
+                });
+            }
+            BinaryOp::Sub | BinaryOp::And | BinaryOp::Or | BinaryOp::Xor => {
+                let aop = match op {
+                    BinaryOp::Sub => AluOp::Sub,
+                    BinaryOp::And => AluOp::And,
+                    BinaryOp::Or => AluOp::Or,
+                    _ => AluOp::Xor,
+                };
+                let ar = self.reg(a)?;
+                let d = self.vreg(r)?;
+                let ag = b.use_g(ar);
+                let src = match self.const32(bv) {
+                    Some(c) => Rmi::Imm(c as i64),
+                    None => {
+                        let br = self.reg(bv)?;
+                        Rmi::Reg(b.use_g(br))
+                    }
+                };
+                let dg = b.reuse_g(d, ag);
+                b.i(Inst::Alu {
+                    op: aop,
+                    size,
+                    src,
+                    dst: Rm::Reg(dg),
+                });
+            }
+            BinaryOp::Mul => {
+                let ar = self.reg(a)?;
+                let d = self.vreg(r)?;
+                let ag = b.use_g(ar);
+                if let Some(c) = self.const32(bv) {
+                    let dg = b.def_g(d);
+                    b.i(Inst::Imul3 {
+                        size,
+                        imm: c,
+                        src: Rm::Reg(ag),
+                        dst: dg,
+                    });
+                } else {
+                    let br = self.reg(bv)?;
+                    let bg = b.use_g(br);
+                    let dg = b.reuse_g(d, ag);
+                    b.i(Inst::Imul2 {
+                        size,
+                        src: Rm::Reg(bg),
+                        dst: dg,
+                    });
+                }
+            }
+            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
+                let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem);
+                let rem = matches!(op, BinaryOp::SRem | BinaryOp::URem);
+                let ar = self.reg(a)?;
+                let br = self.reg(bv)?;
+                let ar = self.widen(ar, ty, signed);
+                let br = self.widen(br, ty, signed);
+                let d = self.vreg(r)?;
+                b.fixed_use(ar, preg_gpr(0));
+                let bg = b.use_late_g(br);
+                if rem {
+                    b.fixed_def(d, preg_gpr(2));
+                } else {
+                    b.fixed_def(d, preg_gpr(0));
+                }
+                if signed {
+                    b.i(Inst::SignExtendDx { size });
+                } else {
+                    b.i(Inst::Alu {
+                        op: AluOp::Xor,
+                        size: Size::S32,
+                        src: Rmi::Reg(Gpr::RDX),
+                        dst: Rm::Reg(Gpr::RDX),
+                    });
+                }
+                b.i(Inst::Unary {
+                    op: if signed { UnOp::Idiv } else { UnOp::Div },
+                    size,
+                    dst: Rm::Reg(bg),
+                });
+                let mut vi = b.vinst();
+                vi.clobbers.add(if rem { preg_gpr(0) } else { preg_gpr(2) });
+                self.push(vi);
+                return Ok(());
+            }
+            BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr => {
+                let ar = self.reg(a)?;
+                let ar = match op {
+                    BinaryOp::LShr => self.widen(ar, ty, false),
+                    BinaryOp::AShr => self.widen(ar, ty, true),
+                    _ => ar,
+                };
+                let d = self.vreg(r)?;
+                let sop = match op {
+                    BinaryOp::Shl => ShiftOp::Shl,
+                    BinaryOp::LShr => ShiftOp::Shr,
+                    _ => ShiftOp::Sar,
+                };
+                let ag = b.use_g(ar);
+                let amount = match self.const_of(bv) {
+                    Some(c) => Some((c as u8) & if size == Size::S64 { 63 } else { 31 }),
+                    None => {
+                        let br = self.reg(bv)?;
+                        b.fixed_use(br, preg_gpr(1));
+                        None
+                    }
+                };
+                let dg = b.reuse_g(d, ag);
+                b.i(Inst::Shift {
+                    op: sop,
+                    size,
+                    amount,
+                    dst: Rm::Reg(dg),
+                });
+            }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    /// An i8/i16 value extended to 32 bits in a new vreg (others unchanged).
+    fn widen(&mut self, r: VReg, ty: Type, signed: bool) -> VReg {
+        let from = match ty {
+            Type::I8 => Size::S8,
+            Type::I16 => Size::S16,
+            _ => return r,
+        };
+        let d = self.new_vreg(RegClass::Int);
+        let mut b = B::default();
+        let s = b.use_g(r);
+        let dg = b.def_g(d);
+        b.i(Inst::MovX {
+            signed,
+            from,
+            to: Size::S32,
+            src: Rm::Reg(s),
+            dst: dg,
+        });
+        self.emit(b);
+        d
+    }
+
+    // ---------- compares ----------
+
+    /// Emits the flag-setting part of an icmp/fcmp into `b` and returns the condition.
+    fn compare(&mut self, b: &mut B, op: &Op) -> Result<CondSpec, BackendError> {
+        match *op {
+            Op::Icmp { cc, a, b: bv } => {
+                let ty = self.ty(a);
+                let size = size_of(ty);
+                let (mut cc, mut x, mut y) = (cc, a, bv);
+                if self.const32(x).is_some() && self.const32(y).is_none() {
+                    std::mem::swap(&mut x, &mut y);
+                    cc = swap_cc(cc);
+                }
+                let xr = self.reg(x)?;
+                let xg = b.use_g(xr);
+                let src = match self.const32(y) {
+                    Some(c) => Rmi::Imm(imm_of(ty, c as i128)),
+                    None => {
+                        let yr = self.reg(y)?;
+                        Rmi::Reg(b.use_g(yr))
+                    }
+                };
+                b.i(Inst::Alu {
+                    op: AluOp::Cmp,
+                    size,
+                    src,
+                    dst: Rm::Reg(xg),
+                });
+                Ok(CondSpec::One(int_cond(cc)))
+            }
+            Op::Fcmp { cc, a, b: bv } => {
+                // "ucomis x, y" sets flags for y against x.
+                let (x, y, spec) = match cc {
+                    FloatCC::Lt => (a, bv, CondSpec::One(Cond::A)),
+                    FloatCC::Le => (a, bv, CondSpec::One(Cond::AE)),
+                    FloatCC::Gt => (bv, a, CondSpec::One(Cond::A)),
+                    FloatCC::Ge => (bv, a, CondSpec::One(Cond::AE)),
+                    FloatCC::Eq => (bv, a, CondSpec::And(Cond::E, Cond::NP)),
+                    FloatCC::Ne => (bv, a, CondSpec::Or(Cond::NE, Cond::P)),
+                    FloatCC::Unordered => (bv, a, CondSpec::One(Cond::P)),
+                };
+                let ty = self.ty(a);
+                if ty == Type::F80 {
+                    let (hx, hy) = (self.f80_home(x), self.f80_home(y));
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fldt,
+                        mem: hx,
+                    });
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fldt,
+                        mem: hy,
+                    });
+                    b.i(Inst::X87Reg {
+                        op: X87RegOp::Fucomip,
+                        st: 1,
+                    });
+                    b.i(Inst::X87Reg {
+                        op: X87RegOp::Fstp,
+                        st: 0,
+                    });
+                    return Ok(spec);
+                }
+                let xr = self.reg(x)?;
+                let yr = self.reg(y)?;
+                let xx = b.use_x(xr);
+                let yx = b.use_x(yr);
+                b.i(Inst::Sse {
+                    op: if ty == Type::F32 {
+                        SseOp::Ucomiss
+                    } else {
+                        SseOp::Ucomisd
+                    },
+                    src: XmmMem::Xmm(xx),
+                    dst: yx,
+                });
+                Ok(spec)
+            }
+            _ => unreachable!(),
+        }
+    }
+
+    /// `d` (a def placeholder) = condition ? 1 : 0, after `compare`.
+    fn setcc(&mut self, b: &mut B, cs: CondSpec, d: Gpr) {
+        match cs {
+            CondSpec::One(c) => {
+                b.i(Inst::Setcc {
+                    cond: c,
+                    dst: Rm::Reg(d),
+                });
+            }
+            CondSpec::And(c1, c2) | CondSpec::Or(c1, c2) => {
+                let t = self.new_vreg(RegClass::Int);
+                let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                b.i(Inst::Setcc {
+                    cond: c1,
+                    dst: Rm::Reg(d),
+                });
+                b.i(Inst::Setcc {
+                    cond: c2,
+                    dst: Rm::Reg(tg),
+                });
+                b.i(Inst::Alu {
+                    op: if matches!(cs, CondSpec::And(..)) {
+                        AluOp::And
+                    } else {
+                        AluOp::Or
+                    },
+                    size: Size::S8,
+                    src: Rmi::Reg(tg),
+                    dst: Rm::Reg(d),
+                });
+            }
+        }
+        b.i(Inst::MovX {
+            signed: false,
+            from: Size::S8,
+            to: Size::S32,
+            src: Rm::Reg(d),
+            dst: d,
+        });
+    }
+
+    /// Flags for `cond != 0`: fuses a single-use compare.
+    fn cond_flags(&mut self, b: &mut B, cond: Value) -> Result<CondSpec, BackendError> {
+        if self.uses[cond.index()] == 1 && self.cond_uses[cond.index()] == 1 {
+            if let Some(op @ (Op::Icmp { .. } | Op::Fcmp { .. })) = self.def_of(cond) {
+                return self.compare(b, op);
+            }
+        }
+        if let Some(c) = self.const_of(cond) {
+            // Constant condition: compare a register with itself.
+            let r = self.new_vreg(RegClass::Int);
+            let mut m = B::default();
+            let rg = m.def_g(r);
+            m.i(Inst::Mov {
+                size: Size::S32,
+                src: Rmi::Imm((c as i8 != 0) as i64),
+                dst: Rm::Reg(rg),
+            });
+            self.emit(m);
+            let g = b.use_g(r);
+            b.i(Inst::Test {
+                size: Size::S32,
+                src: Rmi::Reg(g),
+                dst: Rm::Reg(g),
+            });
+            return Ok(CondSpec::One(Cond::NE));
+        }
+        let r = self.reg(cond)?;
+        let g = b.use_g(r);
+        let size = size_of(self.ty(cond));
+        b.i(Inst::Test {
+            size,
+            src: Rmi::Reg(g),
+            dst: Rm::Reg(g),
+        });
+        Ok(CondSpec::One(Cond::NE))
+    }
+
+    fn lower_select(
+        &mut self,
+        cond: Value,
+        a: Value,
+        bv: Value,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        let ty = self.ty(a);
+        let mut b = B::default();
+        if ty == Type::F80 {
+            let (ha, hb, hr) = (self.f80_home(a), self.f80_home(bv), self.f80_home(r));
+            let cs = self.cond_flags(&mut b, cond)?;
+            let (l_else, l_end) = (self.new_label(), self.new_label());
+            {
+                let sk = self.new_label();
+                jump_unless(&mut b, cs, l_else, sk);
+            }
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: ha,
+            });
+            b.i(Inst::Jmp { target: l_end });
+            b.i(Inst::Label(l_else));
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: hb,
+            });
+            b.i(Inst::Label(l_end));
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem: hr,
+            });
+            self.emit(b);
+            return Ok(());
+        }
+        let ar = self.reg(a)?;
+        let br = self.reg(bv)?;
+        let d = self.vreg(r)?;
+        // Late uses: the result is written before every input has been read.
+        let cs = {
+            let mut cb = B::default();
+            let cs = self.cond_flags(&mut cb, cond)?;
+            for o in cb.ops.iter_mut() {
+                *o = Operand::reg_use_at_end(o.vreg());
+            }
+            b = cb;
+            cs
+        };
+        if ty.is_int() {
+            let ag = b.use_late_g(ar);
+            let bg = b.use_late_g(br);
+            let dg = b.def_g(d);
+            b.i(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Reg(bg),
+                dst: Rm::Reg(dg),
+            });
+            match cs {
+                CondSpec::One(c) => b.i(Inst::Cmov {
+                    cond: c,
+                    size: Size::S64,
+                    src: Rm::Reg(ag),
+                    dst: dg,
+                }),
+                _ => {
+                    let l = self.new_label();
+                    {
+                        let sk = self.new_label();
+                        jump_unless(&mut b, cs, l, sk);
+                    }
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(dg),
+                    });
+                    b.i(Inst::Label(l));
+                }
+            }
+        } else {
+            let ax = b.use_late_x(ar);
+            let bx = b.use_late_x(br);
+            let dx = b.def_x(d);
+            let l = self.new_label();
+            b.i(Inst::XmmMov {
+                op: XmmMovOp::Movaps,
+                src: XmmMem::Xmm(bx),
+                dst: XmmMem::Xmm(dx),
+            });
+            {
+                let sk = self.new_label();
+                jump_unless(&mut b, cs, l, sk);
+            }
+            b.i(Inst::XmmMov {
+                op: XmmMovOp::Movaps,
+                src: XmmMem::Xmm(ax),
+                dst: XmmMem::Xmm(dx),
+            });
+            b.i(Inst::Label(l));
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    // ---------- conversions ----------
+
+    fn lower_conv(
+        &mut self,
+        op: ConvOp,
+        arg: Value,
+        to: Type,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        let from = self.ty(arg);
+        if from == Type::F80 || to == Type::F80 {
+            return self.lower_conv_x87(op, arg, from, to, r);
+        }
+        let mut b = B::default();
+        let a = self.reg(arg)?;
+        let d = self.vreg(r)?;
+        match op {
+            ConvOp::Sext | ConvOp::Zext => {
+                let signed = op == ConvOp::Sext;
+                let ag = b.use_g(a);
+                let dg = b.def_g(d);
+                match from {
+                    Type::I8 | Type::I16 => b.i(Inst::MovX {
+                        signed,
+                        from: size_of(from),
+                        to: op_size(to),
+                        src: Rm::Reg(ag),
+                        dst: dg,
+                    }),
+                    Type::I32 if signed => b.i(Inst::MovX {
+                        signed,
+                        from: Size::S32,
+                        to: Size::S64,
+                        src: Rm::Reg(ag),
+                        dst: dg,
+                    }),
+                    Type::I32 => b.i(Inst::Mov {
+                        size: Size::S32,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(dg),
+                    }),
+                    _ => b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(dg),
+                    }),
+                }
+            }
+            ConvOp::Trunc => {
+                let ag = b.use_g(a);
+                b.reuse_g(d, ag);
+            }
+            ConvOp::Bitcast => match (from.is_int(), to.is_int()) {
+                (true, true) => {
+                    let ag = b.use_g(a);
+                    b.reuse_g(d, ag);
+                }
+                (false, false) => {
+                    let ax = b.use_x(a);
+                    b.reuse_x(d, ax);
+                }
+                (true, false) => {
+                    let ag = b.use_g(a);
+                    let dx = b.def_x(d);
+                    b.i(Inst::MovGprToXmm {
+                        size: size_of(to),
+                        src: Rm::Reg(ag),
+                        dst: dx,
+                    });
+                }
+                (false, true) => {
+                    let ax = b.use_x(a);
+                    let dg = b.def_g(d);
+                    b.i(Inst::MovXmmToGpr {
+                        size: size_of(from),
+                        src: ax,
+                        dst: Rm::Reg(dg),
+                    });
+                }
+            },
+            ConvOp::FExt | ConvOp::FTrunc => {
+                let ax = b.use_x(a);
+                let dx = b.def_x(d);
+                b.i(Inst::Sse {
+                    op: if from == Type::F32 {
+                        SseOp::Cvtss2sd
+                    } else {
+                        SseOp::Cvtsd2ss
+                    },
+                    src: XmmMem::Xmm(ax),
+                    dst: dx,
+                });
+            }
+            ConvOp::SToF | ConvOp::UToF => {
+                let double = to == Type::F64;
+                let signed = op == ConvOp::SToF;
+                let a = self.widen(a, from, signed);
+                if !signed && from == Type::I64 {
+                    // gcc's split: values >= 2^63 halve (keeping the low bit) and double.
+                    let ag = b.use_late_g(a);
+                    let dx = b.def_x(d);
+                    let t = self.new_vreg(RegClass::Int);
+                    let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                    let (l_neg, l_end) = (self.new_label(), self.new_label());
+                    b.i(Inst::Test {
+                        size: Size::S64,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(ag),
+                    });
+                    b.i(Inst::Jcc {
+                        cond: Cond::S,
+                        target: l_neg,
+                    });
+                    b.i(Inst::Sse {
+                        op: SseOp::Xorps,
+                        src: XmmMem::Xmm(dx),
+                        dst: dx,
+                    });
+                    b.i(Inst::CvtSi2F {
+                        double,
+                        size: Size::S64,
+                        src: Rm::Reg(ag),
+                        dst: dx,
+                    });
+                    b.i(Inst::Jmp { target: l_end });
+                    b.i(Inst::Label(l_neg));
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Shift {
+                        op: ShiftOp::Shr,
+                        size: Size::S64,
+                        amount: Some(1),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(ag),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::And,
+                        size: Size::S32,
+                        src: Rmi::Imm(1),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Or,
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Sse {
+                        op: SseOp::Xorps,
+                        src: XmmMem::Xmm(dx),
+                        dst: dx,
+                    });
+                    b.i(Inst::CvtSi2F {
+                        double,
+                        size: Size::S64,
+                        src: Rm::Reg(tg),
+                        dst: dx,
+                    });
+                    b.i(Inst::Sse {
+                        op: if double { SseOp::Addsd } else { SseOp::Addss },
+                        src: XmmMem::Xmm(dx),
+                        dst: dx,
+                    });
+                    b.i(Inst::Label(l_end));
+                } else {
+                    let ag = b.use_g(a);
+                    let dx = b.def_x(d);
+                    let size = match from {
+                        Type::I64 | Type::Ptr => Size::S64,
+                        Type::I32 if !signed => {
+                            // zero-extend into the scratch and convert 64-bit
+                            b.i(Inst::Mov {
+                                size: Size::S32,
+                                src: Rmi::Reg(ag),
+                                dst: Rm::Reg(SCRATCH),
+                            });
+                            b.i(Inst::Sse {
+                                op: SseOp::Xorps,
+                                src: XmmMem::Xmm(dx),
+                                dst: dx,
+                            });
+                            b.i(Inst::CvtSi2F {
+                                double,
+                                size: Size::S64,
+                                src: Rm::Reg(SCRATCH),
+                                dst: dx,
+                            });
+                            self.emit(b);
+                            return Ok(());
+                        }
+                        _ => Size::S32,
+                    };
+                    b.i(Inst::Sse {
+                        op: SseOp::Xorps,
+                        src: XmmMem::Xmm(dx),
+                        dst: dx,
+                    });
+                    b.i(Inst::CvtSi2F {
+                        double,
+                        size,
+                        src: Rm::Reg(ag),
+                        dst: dx,
+                    });
+                }
+            }
+            ConvOp::FToS | ConvOp::FToU => {
+                let double = from == Type::F64;
+                let signed = op == ConvOp::FToS;
+                if !signed && to == Type::I64 {
+                    let ax = b.use_late_x(a);
+                    let dg = b.def_g(d);
+                    let tx = self.new_vreg(RegClass::Float);
+                    let txx = ph_xmm(b.op(early_def(tx, OperandConstraint::Reg)));
+                    let (l_big, l_end) = (self.new_label(), self.new_label());
+                    let (size, bits) = if double {
+                        (Size::S64, 0x43e0_0000_0000_0000i64)
+                    } else {
+                        (Size::S32, 0x5f00_0000i64)
+                    };
+                    b.i(Inst::Mov {
+                        size,
+                        src: Rmi::Imm(bits),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    b.i(Inst::MovGprToXmm {
+                        size,
+                        src: Rm::Reg(SCRATCH),
+                        dst: txx,
+                    });
+                    b.i(Inst::Sse {
+                        op: if double { SseOp::Comisd } else { SseOp::Comiss },
+                        src: XmmMem::Xmm(txx),
+                        dst: ax,
+                    });
+                    b.i(Inst::Jcc {
+                        cond: Cond::AE,
+                        target: l_big,
+                    });
+                    b.i(Inst::CvtTF2Si {
+                        double,
+                        size: Size::S64,
+                        src: XmmMem::Xmm(ax),
+                        dst: dg,
+                    });
+                    b.i(Inst::Jmp { target: l_end });
+                    b.i(Inst::Label(l_big));
+                    // t = a - 2^63
+                    b.i(Inst::Sse {
+                        op: if double { SseOp::Subsd } else { SseOp::Subss },
+                        src: XmmMem::Xmm(ax),
+                        dst: txx,
+                    });
+                    // txx = 2^63 - a; negate by converting a - 2^63 = -(txx)
+                    b.i(Inst::CvtTF2Si {
+                        double,
+                        size: Size::S64,
+                        src: XmmMem::Xmm(txx),
+                        dst: dg,
+                    });
+                    b.i(Inst::Unary {
+                        op: UnOp::Neg,
+                        size: Size::S64,
+                        dst: Rm::Reg(dg),
+                    });
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Imm(i64::MIN),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Xor,
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Reg(dg),
+                    });
+                    b.i(Inst::Label(l_end));
+                } else {
+                    let ax = b.use_x(a);
+                    let dg = b.def_g(d);
+                    let size = match to {
+                        Type::I64 | Type::Ptr => Size::S64,
+                        Type::I32 if !signed => Size::S64,
+                        _ => Size::S32,
+                    };
+                    b.i(Inst::CvtTF2Si {
+                        double,
+                        size,
+                        src: XmmMem::Xmm(ax),
+                        dst: dg,
+                    });
+                }
+            }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_conv_x87(
+        &mut self,
+        op: ConvOp,
+        arg: Value,
+        from: Type,
+        to: Type,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        let tmp = self.frame_slot(16, 16);
+        let tm = Mem::base(Gpr::RBP, tmp);
+        let mut b = B::default();
+        if to == Type::F80 && from == Type::F80 {
+            let (ha, hr) = (self.f80_home(arg), self.f80_home(r));
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: ha,
+            });
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem: hr,
+            });
+        } else if to == Type::F80 {
+            let hr = self.f80_home(r);
+            let a = self.reg(arg)?;
+            match from {
+                Type::F32 | Type::F64 => {
+                    let ax = b.use_x(a);
+                    let dbl = from == Type::F64;
+                    b.i(Inst::XmmMov {
+                        op: if dbl {
+                            XmmMovOp::Movsd
+                        } else {
+                            XmmMovOp::Movss
+                        },
+                        src: XmmMem::Xmm(ax),
+                        dst: XmmMem::Mem(tm),
+                    });
+                    b.i(Inst::X87Mem {
+                        op: if dbl { X87MemOp::Fldl } else { X87MemOp::Flds },
+                        mem: tm,
+                    });
+                }
+                _ => {
+                    let signed = op == ConvOp::SToF;
+                    let ag = b.use_g(a);
+                    // Extend to 64 bits in the scratch, fildll.
+                    match from {
+                        Type::I8 | Type::I16 => b.i(Inst::MovX {
+                            signed,
+                            from: size_of(from),
+                            to: Size::S64,
+                            src: Rm::Reg(ag),
+                            dst: SCRATCH,
+                        }),
+                        Type::I32 if signed => b.i(Inst::MovX {
+                            signed,
+                            from: Size::S32,
+                            to: Size::S64,
+                            src: Rm::Reg(ag),
+                            dst: SCRATCH,
+                        }),
+                        Type::I32 => b.i(Inst::Mov {
+                            size: Size::S32,
+                            src: Rmi::Reg(ag),
+                            dst: Rm::Reg(SCRATCH),
+                        }),
+                        _ => b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Reg(ag),
+                            dst: Rm::Reg(SCRATCH),
+                        }),
+                    }
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Mem(tm),
+                    });
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fildll,
+                        mem: tm,
+                    });
+                    if !signed && matches!(from, Type::I64 | Type::Ptr) {
+                        let l = self.new_label();
+                        b.i(Inst::Test {
+                            size: Size::S64,
+                            src: Rmi::Reg(SCRATCH),
+                            dst: Rm::Reg(SCRATCH),
+                        });
+                        b.i(Inst::Jcc {
+                            cond: Cond::NS,
+                            target: l,
+                        });
+                        // + 2^64 (as a float: 0x5f800000)
+                        b.i(Inst::Mov {
+                            size: Size::S32,
+                            src: Rmi::Imm(0x5f80_0000),
+                            dst: Rm::Mem(tm),
+                        });
+                        b.i(Inst::X87Mem {
+                            op: X87MemOp::Flds,
+                            mem: tm,
+                        });
+                        b.i(Inst::X87Reg {
+                            op: X87RegOp::Faddp,
+                            st: 1,
+                        });
+                        b.i(Inst::Label(l));
+                    }
+                }
+            }
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem: hr,
+            });
+        } else {
+            let ha = self.f80_home(arg);
+            let d = self.vreg(r)?;
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: ha,
+            });
+            match to {
+                Type::F32 | Type::F64 => {
+                    let dbl = to == Type::F64;
+                    let dx = b.def_x(d);
+                    b.i(Inst::X87Mem {
+                        op: if dbl {
+                            X87MemOp::Fstpl
+                        } else {
+                            X87MemOp::Fstps
+                        },
+                        mem: tm,
+                    });
+                    b.i(Inst::XmmMov {
+                        op: if dbl {
+                            XmmMovOp::Movsd
+                        } else {
+                            XmmMovOp::Movss
+                        },
+                        src: XmmMem::Mem(tm),
+                        dst: XmmMem::Xmm(dx),
+                    });
+                }
+                _ => {
+                    let dg = b.def_g(d);
+                    let unsigned64 = op == ConvOp::FToU && matches!(to, Type::I64 | Type::Ptr);
+                    if unsigned64 {
+                        // if x >= 2^63: x -= 2^63, convert, flip the top bit.
+                        let (l_small, l_end) = (self.new_label(), self.new_label());
+                        b.i(Inst::Mov {
+                            size: Size::S32,
+                            src: Rmi::Imm(0x5f00_0000),
+                            dst: Rm::Mem(tm),
+                        });
+                        b.i(Inst::X87Mem {
+                            op: X87MemOp::Flds,
+                            mem: tm,
+                        });
+                        // st0 = 2^63, st1 = x
+                        b.i(Inst::X87Reg {
+                            op: X87RegOp::Fucomi,
+                            st: 1,
+                        });
+                        // flags: 2^63 vs x; x >= 2^63 <=> 2^63 <= x <=> BE
+                        b.i(Inst::Jcc {
+                            cond: Cond::A,
+                            target: l_small,
+                        });
+                        b.i(Inst::X87Reg {
+                            op: X87RegOp::Fsubrp,
+                            st: 1,
+                        });
+                        b.i(Inst::X87Mem {
+                            op: X87MemOp::Fisttpll,
+                            mem: tm,
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Mem(tm),
+                            dst: Rm::Reg(dg),
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Imm(i64::MIN),
+                            dst: Rm::Reg(SCRATCH),
+                        });
+                        b.i(Inst::Alu {
+                            op: AluOp::Xor,
+                            size: Size::S64,
+                            src: Rmi::Reg(SCRATCH),
+                            dst: Rm::Reg(dg),
+                        });
+                        b.i(Inst::Jmp { target: l_end });
+                        b.i(Inst::Label(l_small));
+                        b.i(Inst::X87Reg {
+                            op: X87RegOp::Fstp,
+                            st: 0,
+                        });
+                        b.i(Inst::X87Mem {
+                            op: X87MemOp::Fisttpll,
+                            mem: tm,
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Mem(tm),
+                            dst: Rm::Reg(dg),
+                        });
+                        b.i(Inst::Label(l_end));
+                    } else {
+                        b.i(Inst::X87Mem {
+                            op: X87MemOp::Fisttpll,
+                            mem: tm,
+                        });
+                        b.i(Inst::Mov {
+                            size: Size::S64,
+                            src: Rmi::Mem(tm),
+                            dst: Rm::Reg(dg),
+                        });
+                    }
+                }
+            }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    // ---------- memory blocks ----------
+
+    fn lower_copy(&mut self, dst: Value, src: Value, size: u64) -> Result<(), BackendError> {
+        let mut b = B::default();
+        let dm = self.mem(&mut b, dst, 0)?;
+        let sm = self.mem(&mut b, src, 0)?;
+        copy_bytes(&mut b, self, dm, sm, size)?;
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_zero(&mut self, dst: Value, size: u64) -> Result<(), BackendError> {
+        let mut b = B::default();
+        let dm = self.mem(&mut b, dst, 0)?;
+        if size <= 64 {
+            let mut off = 0u64;
+            while off < size {
+                let n = [8u64, 4, 2, 1]
+                    .into_iter()
+                    .find(|&n| n <= size - off)
+                    .unwrap();
+                let s = match n {
+                    8 => Size::S64,
+                    4 => Size::S32,
+                    2 => Size::S16,
+                    _ => Size::S8,
+                };
+                b.i(Inst::Mov {
+                    size: s,
+                    src: Rmi::Imm(0),
+                    dst: Rm::Mem(Mem {
+                        disp: dm.disp + off as i32,
+                        ..dm
+                    }),
+                });
+                off += n;
+            }
+        } else {
+            let (tdi, tcx, tax) = (
+                self.new_vreg(RegClass::Int),
+                self.new_vreg(RegClass::Int),
+                self.new_vreg(RegClass::Int),
+            );
+            b.op(early_def(tdi, OperandConstraint::FixedReg(preg_gpr(7))));
+            b.op(early_def(tcx, OperandConstraint::FixedReg(preg_gpr(1))));
+            b.op(early_def(tax, OperandConstraint::FixedReg(preg_gpr(0))));
+            b.i(Inst::Lea {
+                size: Size::S64,
+                src: dm,
+                dst: Gpr::RDI,
+            });
+            b.i(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Imm(size as i64),
+                dst: Rm::Reg(Gpr::RCX),
+            });
+            b.i(Inst::Alu {
+                op: AluOp::Xor,
+                size: Size::S32,
+                src: Rmi::Reg(Gpr::RAX),
+                dst: Rm::Reg(Gpr::RAX),
+            });
+            b.i(Inst::RepStosb);
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_alloca(&mut self, size: Value, align: u32, r: Value) -> Result<(), BackendError> {
+        self.has_alloca = true;
+        let s = self.reg(size)?;
+        let d = self.vreg(r)?;
+        let mut b = B::default();
+        let sg = b.use_g(s);
+        let dg = b.def_g(d);
+        let align = align.max(16);
+        let extra = if align > 16 { align as i32 } else { 0 };
+        b.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(sg, 15 + extra),
+            dst: SCRATCH,
+        });
+        b.i(Inst::Alu {
+            op: AluOp::And,
+            size: Size::S64,
+            src: Rmi::Imm(-16),
+            dst: Rm::Reg(SCRATCH),
+        });
+        b.i(Inst::Alu {
+            op: AluOp::Sub,
+            size: Size::S64,
+            src: Rmi::Reg(SCRATCH),
+            dst: Rm::Reg(Gpr::RSP),
+        });
+        // The outgoing area stays at rsp; the allocation is above it.
+        b.push_out_lea(dg);
+        if align > 16 {
+            b.i(Inst::Lea {
+                size: Size::S64,
+                src: Mem::base(dg, align as i32 - 1),
+                dst: dg,
+            });
+            b.i(Inst::Alu {
+                op: AluOp::And,
+                size: Size::S64,
+                src: Rmi::Imm(-(align as i64)),
+                dst: Rm::Reg(dg),
+            });
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_va_start(&mut self, list: Value) -> Result<(), BackendError> {
+        let f = self.f;
+        let Some(save) = self.va_save else {
+            return Err(self.err("va_start outside a variadic function"));
+        };
+        let mut gp = 0;
+        let mut fp = 0;
+        let mut stack_end = 0u32;
+        for l in &f.plan.arguments {
+            if l.flags.contains(Flags::VARARG) {
+                continue;
+            }
+            match l.place {
+                Place::Reg(r) if r < 16 => gp += 1,
+                Place::Reg(_) => fp += 1,
+                Place::Stack(o) => stack_end = stack_end.max((o + l.size).next_multiple_of(8)),
+            }
+        }
+        let mut b = B::default();
+        let m = self.mem(&mut b, list, 0)?;
+        let at = |d: i32| Mem {
+            disp: m.disp + d,
+            ..m
+        };
+        b.i(Inst::Mov {
+            size: Size::S32,
+            src: Rmi::Imm(8 * gp),
+            dst: Rm::Mem(at(0)),
+        });
+        b.i(Inst::Mov {
+            size: Size::S32,
+            src: Rmi::Imm(48 + 16 * fp),
+            dst: Rm::Mem(at(4)),
+        });
+        b.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(Gpr::RBP, 16 + stack_end as i32),
+            dst: SCRATCH,
+        });
+        b.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(SCRATCH),
+            dst: Rm::Mem(at(8)),
+        });
+        b.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(Gpr::RBP, save),
+            dst: SCRATCH,
+        });
+        b.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(SCRATCH),
+            dst: Rm::Mem(at(16)),
+        });
+        self.emit(b);
+        Ok(())
+    }
+
+    fn lower_rmw(
+        &mut self,
+        op: ir::AtomicOp,
+        ty: Type,
+        addr: Value,
+        value: Value,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        use ir::AtomicOp as A;
+        let size = size_of(ty);
+        let v = self.reg(value)?;
+        let d = self.vreg(r)?;
+        let mut b = B::default();
+        match op {
+            A::Add | A::Sub | A::Xchg => {
+                let m = self.mem(&mut b, addr, 0)?;
+                let vg = b.use_g(v);
+                let dg = b.reuse_g(d, vg);
+                if op == A::Sub {
+                    b.i(Inst::Unary {
+                        op: UnOp::Neg,
+                        size,
+                        dst: Rm::Reg(dg),
+                    });
+                }
+                if op == A::Xchg {
+                    b.i(Inst::Xchg {
+                        size,
+                        src: dg,
+                        dst: Rm::Mem(m),
+                    });
+                } else {
+                    b.i(Inst::LockXadd {
+                        size,
+                        src: dg,
+                        dst: m,
+                    });
+                }
+            }
+            A::And | A::Or | A::Xor | A::Nand => {
+                let m = self.mem(&mut b, addr, 0)?;
+                for o in b.ops.iter_mut() {
+                    *o = Operand::reg_use_at_end(o.vreg());
+                }
+                let vg = b.use_late_g(v);
+                b.fixed_def(d, preg_gpr(0));
+                let l = self.new_label();
+                let t = self.new_vreg(RegClass::Int);
+                let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+                let osz = if size == Size::S64 {
+                    Size::S64
+                } else {
+                    Size::S32
+                };
+                b.i(Inst::Mov {
+                    size,
+                    src: Rmi::Mem(m),
+                    dst: Rm::Reg(Gpr::RAX),
+                });
+                b.i(Inst::Label(l));
+                b.i(Inst::Mov {
+                    size: osz,
+                    src: Rmi::Reg(Gpr::RAX),
+                    dst: Rm::Reg(tg),
+                });
+                let aop = match op {
+                    A::And | A::Nand => AluOp::And,
+                    A::Or => AluOp::Or,
+                    _ => AluOp::Xor,
+                };
+                b.i(Inst::Alu {
+                    op: aop,
+                    size: osz,
+                    src: Rmi::Reg(vg),
+                    dst: Rm::Reg(tg),
+                });
+                if op == A::Nand {
+                    b.i(Inst::Unary {
+                        op: UnOp::Not,
+                        size: osz,
+                        dst: Rm::Reg(tg),
+                    });
+                }
+                b.i(Inst::LockCmpxchg {
+                    size,
+                    src: tg,
+                    dst: m,
+                });
+                b.i(Inst::Jcc {
+                    cond: Cond::NE,
+                    target: l,
+                });
+            }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    // ---------- calls ----------
+
+    fn lower_call(
+        &mut self,
+        callee: &ir::Callee,
+        args: &[Value],
+        arg_mem: &[u32],
+        plan: ir::PlanId,
+        results: &[Value],
+    ) -> Result<(), BackendError> {
+        let plan = &self.f.plans[plan.index()];
+        self.max_out = self.max_out.max(plan.stack);
+        let nargs = plan.arguments.len();
+        let sret: Vec<&Location> = plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET))
+            .collect();
+        let mut b = B::default();
+        // Stack arguments first (their own instructions), then the register ones.
+        let mut reg_args: Vec<(VReg, PReg)> = Vec::new();
+        for (i, &v) in args.iter().enumerate() {
+            let loc = if i < nargs {
+                &plan.arguments[i]
+            } else {
+                sret[i - nargs]
+            };
+            let ty = self.ty(v);
+            match loc.place {
+                Place::Stack(off) => {
+                    let out = Mem::base(Gpr::RSP, off as i32);
+                    let mut sb = B::default();
+                    if arg_mem.contains(&(i as u32)) {
+                        let sm = self.mem(&mut sb, v, 0)?;
+                        copy_bytes(&mut sb, self, out, sm, loc.size as u64)?;
+                    } else if ty == Type::F80 {
+                        let h = self.f80_home(v);
+                        sb.i(Inst::X87Mem {
+                            op: X87MemOp::Fldt,
+                            mem: h,
+                        });
+                        sb.i(Inst::X87Mem {
+                            op: X87MemOp::Fstpt,
+                            mem: out,
+                        });
+                    } else {
+                        let v = self.extend_for(v, loc.flags)?;
+                        let ty = if loc.flags.contains(Flags::SEXT32)
+                            || loc.flags.contains(Flags::ZEXT32)
+                        {
+                            Type::I32
+                        } else {
+                            ty
+                        };
+                        let src = match v {
+                            ArgV::Reg(r) if ty.is_int() => StoreSrc::Gpr(sb.use_g(r)),
+                            ArgV::Reg(r) => StoreSrc::Xmm(sb.use_x(r)),
+                        };
+                        store_from(&mut sb, ty, src, out);
+                    }
+                    self.emit(sb);
+                }
+                Place::Reg(r) => {
+                    if ty == Type::F80 {
+                        return Err(self.err("an x87 argument in a register"));
+                    }
+                    let preg = dwarf_to_preg(r).unwrap();
+                    let ArgV::Reg(v) = self.extend_for(v, loc.flags)?;
+                    reg_args.push((v, preg));
+                }
+            }
+        }
+        for (v, p) in reg_args {
+            b.fixed_use(v, p);
+        }
+        match callee {
+            ir::Callee::Direct(s) => b.i(Inst::CallSym {
+                sym: self.syms[s.index()],
+                kind: RelocKind::Plt32,
+            }),
+            ir::Callee::Indirect(c) => {
+                let r = self.reg(*c)?;
+                let g = b.use_g(r);
+                b.i(Inst::CallInd { target: Rm::Reg(g) });
+            }
+        }
+        let mut defs = PRegSet::empty();
+        let mut ri = 0;
+        for loc in plan.returns.iter() {
+            if loc.flags.contains(Flags::SRET) {
+                continue;
+            }
+            let Some(&v) = results.get(ri) else { break };
+            ri += 1;
+            match loc.place {
+                Place::Reg(33) => {
+                    let h = self.f80_home(v);
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fstpt,
+                        mem: h,
+                    });
+                }
+                Place::Reg(r) => {
+                    let d = self.vreg(v)?;
+                    let p = dwarf_to_preg(r).unwrap();
+                    b.fixed_def(d, p);
+                    defs.add(p);
+                }
+                Place::Stack(_) => return Err(self.err("a result returned on the stack")),
+            }
+        }
+        let keep: Vec<PReg> = if self.setjmp {
+            Vec::new()
+        } else {
+            plan.callee_saved
+                .iter()
+                .filter_map(|&r| dwarf_to_preg(r))
+                .collect()
+        };
+        let mut clobbers = PRegSet::empty();
+        for p in gpr_allocatable().into_iter().chain(xmm_allocatable()) {
+            if !keep.contains(&p) && !defs.contains(p) {
+                clobbers.add(p);
+            }
+        }
+        let mut vi = b.vinst();
+        vi.clobbers = clobbers;
+        self.push(vi);
+        Ok(())
+    }
+
+    /// An argument value extended as its location's flags ask.
+    fn extend_for(&mut self, v: Value, flags: Flags) -> Result<ArgV, BackendError> {
+        let ty = self.ty(v);
+        let sext = flags.contains(Flags::SEXT32) || flags.contains(Flags::SEXT64);
+        let zext = flags.contains(Flags::ZEXT32) || flags.contains(Flags::ZEXT64);
+        let r = self.reg(v)?;
+        if matches!(ty, Type::I8 | Type::I16) && (sext || zext) {
+            return Ok(ArgV::Reg(self.widen(r, ty, sext)));
+        }
+        Ok(ArgV::Reg(r))
+    }
+
+    // ---------- control flow ----------
+
+    /// The successor vblock for an edge to `target` with `args` from a multi-way branch:
+    /// an edge block when the target has other predecessors or parameters.
+    fn edge(&mut self, target: ir::Block, args: &[Value]) -> Result<usize, BackendError> {
+        let t = self.ir2v[target.index()];
+        if args.is_empty() && self.pred_edges[target.index()] <= 1 {
+            return Ok(t);
+        }
+        let e = self.new_block();
+        let saved = self.cur;
+        self.cur = e;
+        self.jump_to(t, target, args)?;
+        self.cur = saved;
+        Ok(e)
+    }
+
+    /// Ends the current block with a jump to vblock `t` (IR block `target`) passing `args`.
+    fn jump_to(&mut self, t: usize, target: ir::Block, args: &[Value]) -> Result<(), BackendError> {
+        let params = self.f.blocks[target.index()].params.clone();
+        let mut vargs = Vec::new();
+        let mut f80: Vec<(Mem, Mem)> = Vec::new();
+        for (&a, &p) in args.iter().zip(params.iter()) {
+            if self.ty(a) == Type::F80 {
+                let (s, d) = (self.f80_home(a), self.f80_home(p));
+                f80.push((s, d));
+            } else {
+                vargs.push(self.reg(a)?);
+            }
+        }
+        if !f80.is_empty() {
+            if f80.len() > 7 {
+                return Err(self.err("more than seven long double block arguments"));
+            }
+            let mut b = B::default();
+            for (s, _) in &f80 {
+                b.i(Inst::X87Mem {
+                    op: X87MemOp::Fldt,
+                    mem: *s,
+                });
+            }
+            for (_, d) in f80.iter().rev() {
+                b.i(Inst::X87Mem {
+                    op: X87MemOp::Fstpt,
+                    mem: *d,
+                });
+            }
+            self.emit(b);
+        }
+        let cur = self.cur;
+        self.blocks[cur].succs.push(regalloc2::Block::new(t));
+        self.blocks[cur].args.push(vargs);
+        self.push(VInst {
+            term: Term::Jump,
+            ..VInst::new(vec![], vec![])
+        });
+        Ok(())
+    }
+
+    fn lower_branch(
+        &mut self,
+        cond: Value,
+        then: &ir::BlockCall,
+        els: &ir::BlockCall,
+    ) -> Result<(), BackendError> {
+        let mut b = B::default();
+        let cs = self.cond_flags(&mut b, cond)?;
+        let t = self.edge(then.block, &then.args)?;
+        let e = self.edge(els.block, &els.args)?;
+        if t == e {
+            // Both ways lead to one block: a plain jump.
+            let cur = self.cur;
+            self.blocks[cur].succs.push(regalloc2::Block::new(t));
+            self.blocks[cur].args.push(vec![]);
+            self.push(VInst {
+                term: Term::Jump,
+                ..VInst::new(vec![], vec![])
+            });
+            return Ok(());
+        }
+        let cur = self.cur;
+        self.blocks[cur].succs.push(regalloc2::Block::new(t));
+        self.blocks[cur].succs.push(regalloc2::Block::new(e));
+        let mut vi = b.vinst();
+        vi.term = Term::Cond(cs);
+        self.push(vi);
+        Ok(())
+    }
+
+    fn lower_switch(
+        &mut self,
+        value: Value,
+        cases: &[(i128, ir::Block)],
+        default: ir::Block,
+    ) -> Result<(), BackendError> {
+        let ty = self.ty(value);
+        let norm = |c: i128| imm_of(ty, c);
+        let mut cs: Vec<(i64, ir::Block)> = cases.iter().map(|&(c, b)| (norm(c), b)).collect();
+        cs.sort_by_key(|c| c.0);
+        cs.dedup_by_key(|c| c.0);
+        let r = self.reg(value)?;
+        if cs.is_empty() {
+            let t = self.ir2v[default.index()];
+            return self.jump_to(t, default, &[]);
+        }
+        let (min, max) = (cs[0].0, cs[cs.len() - 1].0);
+        let range = (max as i128 - min as i128) as u128;
+        if cs.len() >= 4 && range < 3 * cs.len() as u128 && fits32(min) {
+            // Jump table.
+            let mut succ_of: HashMap<ir::Block, usize> = HashMap::new();
+            let mut succs: Vec<usize> = Vec::new();
+            let mut add = |l: &mut Self, blk: ir::Block| -> Result<usize, BackendError> {
+                if let Some(&i) = succ_of.get(&blk) {
+                    return Ok(i);
+                }
+                let v = l.edge(blk, &[])?;
+                succs.push(v);
+                succ_of.insert(blk, succs.len() - 1);
+                Ok(succs.len() - 1)
+            };
+            let dflt = add(self, default)?;
+            let mut entries = vec![dflt; range as usize + 1];
+            for &(c, blk) in &cs {
+                entries[(c - min) as usize] = add(self, blk)?;
+            }
+            let table = self.new_label();
+            let mut b = B::default();
+            let vg = b.use_late_g(r);
+            let t = self.new_vreg(RegClass::Int);
+            let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
+            match ty {
+                Type::I8 | Type::I16 => {
+                    b.i(Inst::Mov {
+                        size: Size::S32,
+                        src: Rmi::Reg(vg),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Sub,
+                        size: Size::S32,
+                        src: Rmi::Imm(min),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::MovX {
+                        signed: false,
+                        from: size_of(ty),
+                        to: Size::S32,
+                        src: Rm::Reg(tg),
+                        dst: tg,
+                    });
+                }
+                Type::I32 => {
+                    b.i(Inst::Mov {
+                        size: Size::S32,
+                        src: Rmi::Reg(vg),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Sub,
+                        size: Size::S32,
+                        src: Rmi::Imm(min),
+                        dst: Rm::Reg(tg),
+                    });
+                }
+                _ => {
+                    b.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(vg),
+                        dst: Rm::Reg(tg),
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::Sub,
+                        size: Size::S64,
+                        src: Rmi::Imm(min),
+                        dst: Rm::Reg(tg),
+                    });
+                }
+            }
+            b.i(Inst::Alu {
+                op: AluOp::Cmp,
+                size: Size::S64,
+                src: Rmi::Imm(range as i64),
+                dst: Rm::Reg(tg),
+            });
+            // Placeholder label for the default successor; emit rewrites Label(u32::MAX - i).
+            b.i(Inst::Jcc {
+                cond: Cond::A,
+                target: Label(u32::MAX - dflt as u32),
+            });
+            b.i(Inst::Lea {
+                size: Size::S64,
+                src: Mem::rip_label(table, 0),
+                dst: SCRATCH,
+            });
+            b.i(Inst::MovX {
+                signed: true,
+                from: Size::S32,
+                to: Size::S64,
+                src: Rm::Mem(Mem::bis(SCRATCH, tg, 4, 0)),
+                dst: tg,
+            });
+            b.i(Inst::Alu {
+                op: AluOp::Add,
+                size: Size::S64,
+                src: Rmi::Reg(SCRATCH),
+                dst: Rm::Reg(tg),
+            });
+            b.i(Inst::JmpInd {
+                target: Rm::Reg(tg),
+            });
+            let cur = self.cur;
+            for s in succs {
+                self.blocks[cur].succs.push(regalloc2::Block::new(s));
+            }
+            let mut vi = b.vinst();
+            vi.term = Term::Table { table, entries };
+            self.push(vi);
+            return Ok(());
+        }
+        // Compare chain.
+        let size = size_of(ty);
+        let n = cs.len();
+        for (i, &(c, blk)) in cs.iter().enumerate() {
+            let mut b = B::default();
+            let vg = b.use_g(r);
+            let src = if fits32(c) {
+                Rmi::Imm(c)
+            } else {
+                b.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Imm(c),
+                    dst: Rm::Reg(SCRATCH),
+                });
+                Rmi::Reg(SCRATCH)
+            };
+            b.i(Inst::Alu {
+                op: AluOp::Cmp,
+                size,
+                src,
+                dst: Rm::Reg(vg),
+            });
+            let t = self.edge(blk, &[])?;
+            let next = if i + 1 == n {
+                self.edge(default, &[])?
+            } else {
+                self.new_block()
+            };
+            let cur = self.cur;
+            self.blocks[cur].succs.push(regalloc2::Block::new(t));
+            self.blocks[cur].succs.push(regalloc2::Block::new(next));
+            let mut vi = b.vinst();
+            vi.term = Term::Cond(CondSpec::One(Cond::E));
+            self.push(vi);
+            if t == next {
+                // Degenerate: both successors the same block.
+                let blk = &mut self.blocks[cur];
+                blk.succs.pop();
+                if let Some(last) = blk.insts.last_mut() {
+                    last.term = Term::Jump;
+                    last.ops.clear();
+                    last.insts.clear();
+                }
+            }
+            self.cur = next;
+        }
+        Ok(())
+    }
+
+    fn lower_return(&mut self, vals: &[Value]) -> Result<(), BackendError> {
+        let f = self.f;
+        let mut b = B::default();
+        let mut i = 0;
+        for loc in &f.plan.returns {
+            if loc.flags.contains(Flags::SRET) {
+                continue;
+            }
+            let Some(&v) = vals.get(i) else { break };
+            i += 1;
+            match loc.place {
+                Place::Reg(33) => {
+                    let h = self.f80_home(v);
+                    b.i(Inst::X87Mem {
+                        op: X87MemOp::Fldt,
+                        mem: h,
+                    });
+                }
+                Place::Reg(r) => {
+                    let ArgV::Reg(rv) = self.extend_for(v, loc.flags)?;
+                    b.fixed_use(rv, dwarf_to_preg(r).unwrap());
+                }
+                Place::Stack(_) => return Err(self.err("a result returned on the stack")),
+            }
+        }
+        let mut vi = b.vinst();
+        vi.term = Term::Ret;
+        self.push(vi);
+        Ok(())
+    }
+}
+
+enum ArgV {
+    Reg(VReg),
+}
+
+#[derive(Clone, Copy)]
+enum StoreSrc {
+    Imm(i32),
+    Gpr(Gpr),
+    Xmm(Xmm),
+}
+
+trait OutLea {
+    fn push_out_lea(&mut self, d: Gpr);
+}
+impl OutLea for B {
+    /// `lea OUT(%rsp), d`: OUT is patched by the emitter (disp i32::MIN marks it).
+    fn push_out_lea(&mut self, d: Gpr) {
+        self.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(Gpr::RSP, OUT_MARK),
+            dst: d,
+        });
+    }
+}
+
+/// Displacement marking "the size of the outgoing area" (patched after lowering).
+pub const OUT_MARK: i32 = i32::MIN + 0x5a5a;
+
+fn load_into(b: &mut B, ty: Type, m: Mem, v: VReg) {
+    match ty {
+        Type::F32 | Type::F64 => {
+            let d = b.def_x(v);
+            b.i(Inst::XmmMov {
+                op: if ty == Type::F32 {
+                    XmmMovOp::Movss
+                } else {
+                    XmmMovOp::Movsd
+                },
+                src: XmmMem::Mem(m),
+                dst: XmmMem::Xmm(d),
+            });
+        }
+        Type::I8 | Type::I16 => {
+            let d = b.def_g(v);
+            b.i(Inst::MovX {
+                signed: false,
+                from: size_of(ty),
+                to: Size::S32,
+                src: Rm::Mem(m),
+                dst: d,
+            });
+        }
+        _ => {
+            let d = b.def_g(v);
+            b.i(Inst::Mov {
+                size: size_of(ty),
+                src: Rmi::Mem(m),
+                dst: Rm::Reg(d),
+            });
+        }
+    }
+}
+
+fn store_from(b: &mut B, ty: Type, src: StoreSrc, m: Mem) {
+    match src {
+        StoreSrc::Xmm(x) => b.i(Inst::XmmMov {
+            op: if ty == Type::F32 {
+                XmmMovOp::Movss
+            } else {
+                XmmMovOp::Movsd
+            },
+            src: XmmMem::Xmm(x),
+            dst: XmmMem::Mem(m),
+        }),
+        StoreSrc::Gpr(g) => b.i(Inst::Mov {
+            size: size_of(ty),
+            src: Rmi::Reg(g),
+            dst: Rm::Mem(m),
+        }),
+        StoreSrc::Imm(c) => {
+            let c = match ty {
+                Type::I8 => c as i8 as i64,
+                Type::I16 => c as i16 as i64,
+                _ => c as i64,
+            };
+            b.i(Inst::Mov {
+                size: size_of(ty),
+                src: Rmi::Imm(c),
+                dst: Rm::Mem(m),
+            })
+        }
+    }
+}
+
+/// Copies `size` bytes from `src` to `dst` inside one instruction sequence (the scratch
+/// register for small copies, `rep movsb` beyond 64 bytes).
+fn copy_bytes(b: &mut B, l: &mut Lower, dst: Mem, src: Mem, size: u64) -> Result<(), BackendError> {
+    if size <= 64 {
+        let mut off = 0u64;
+        while off < size {
+            let n = [8u64, 4, 2, 1]
+                .into_iter()
+                .find(|&n| n <= size - off)
+                .unwrap();
+            let s = match n {
+                8 => Size::S64,
+                4 => Size::S32,
+                2 => Size::S16,
+                _ => Size::S8,
+            };
+            let at = |m: Mem| Mem {
+                disp: m.disp + off as i32,
+                ..m
+            };
+            b.i(Inst::Mov {
+                size: s,
+                src: Rmi::Mem(at(src)),
+                dst: Rm::Reg(SCRATCH),
+            });
+            b.i(Inst::Mov {
+                size: s,
+                src: Rmi::Reg(SCRATCH),
+                dst: Rm::Mem(at(dst)),
+            });
+            off += n;
+        }
+        return Ok(());
+    }
+    let (tdi, tsi, tcx) = (
+        l.new_vreg(RegClass::Int),
+        l.new_vreg(RegClass::Int),
+        l.new_vreg(RegClass::Int),
+    );
+    b.op(early_def(tdi, OperandConstraint::FixedReg(preg_gpr(7))));
+    b.op(early_def(tsi, OperandConstraint::FixedReg(preg_gpr(6))));
+    b.op(early_def(tcx, OperandConstraint::FixedReg(preg_gpr(1))));
+    // Address operands read before the fixed registers are written: compute both into
+    // the scratch first (src into rsi last since dst may be based on rsi... never: the
+    // fixed temps are early defs, so no address operand lives in rdi/rsi/rcx).
+    b.i(Inst::Lea {
+        size: Size::S64,
+        src: dst,
+        dst: Gpr::RDI,
+    });
+    b.i(Inst::Lea {
+        size: Size::S64,
+        src,
+        dst: Gpr::RSI,
+    });
+    b.i(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Imm(size as i64),
+        dst: Rm::Reg(Gpr::RCX),
+    });
+    b.i(Inst::RepMovsb);
+    Ok(())
+}
+
+/// Jumps to `target` unless the condition holds (flags already set); `skip` is a fresh
+/// label used when the inverted condition is a conjunction.
+fn jump_unless(b: &mut B, cs: CondSpec, target: Label, skip: Label) {
+    match cs.invert() {
+        CondSpec::One(c) => b.i(Inst::Jcc { cond: c, target }),
+        CondSpec::Or(c1, c2) => {
+            b.i(Inst::Jcc { cond: c1, target });
+            b.i(Inst::Jcc { cond: c2, target });
+        }
+        CondSpec::And(c1, c2) => {
+            b.i(Inst::Jcc {
+                cond: c1.invert(),
+                target: skip,
+            });
+            b.i(Inst::Jcc { cond: c2, target });
+            b.i(Inst::Label(skip));
+        }
+    }
+}

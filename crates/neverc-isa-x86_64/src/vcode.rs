@@ -1,0 +1,320 @@
+//! Virtual-register code: the back end's view of a function between lowering and register
+//! allocation, and its `regalloc2::Function` implementation.
+//!
+//! A `VInst` is a short sequence of `asm::Inst` *templates* plus the regalloc2 operands they
+//! read and write. A template register field holding `Gpr(PH | k)` / `Xmm(PH | k)` names
+//! operand `k`; after allocation [`map_regs`] replaces it with the allocated register. Other
+//! register fields (rsp, rbp, the scratch r11) are physical. All operands are
+//! register-constrained, so every allocation an instruction sees is a register; spills and
+//! reloads are regalloc2's edits.
+//!
+//! Sequences of several machine instructions follow one rule: uses that must stay readable
+//! after the first write are "late" uses, temporaries are early defs (see `lower.rs`).
+
+use crate::asm::{Cond, Gpr, Inst, Label, Mem, Rm, Rmi, Xmm, XmmMem};
+use regalloc2::{Block, InstRange, Operand, PReg, PRegSet, RegClass, VReg};
+
+/// Placeholder bit: a register field `PH | k` means operand `k`.
+pub const PH: u8 = 0x40;
+
+pub fn ph_gpr(k: usize) -> Gpr {
+    Gpr(PH | k as u8)
+}
+pub fn ph_xmm(k: usize) -> Xmm {
+    Xmm(PH | k as u8)
+}
+
+/// A condition as tested by a branch or a set: one flag condition, both of two, or either.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CondSpec {
+    One(Cond),
+    /// Both hold (float `==`: E and NP).
+    And(Cond, Cond),
+    /// Either holds (float `!=`: NE or P).
+    Or(Cond, Cond),
+}
+
+impl CondSpec {
+    pub fn invert(self) -> CondSpec {
+        match self {
+            CondSpec::One(c) => CondSpec::One(c.invert()),
+            CondSpec::And(a, b) => CondSpec::Or(a.invert(), b.invert()),
+            CondSpec::Or(a, b) => CondSpec::And(a.invert(), b.invert()),
+        }
+    }
+}
+
+/// How an instruction ends its block.
+#[derive(Clone, Debug)]
+pub enum Term {
+    /// Not a terminator.
+    None,
+    /// Unconditional jump to the only successor.
+    Jump,
+    /// The templates set the flags; go to successor 0 when `cond` holds, else successor 1.
+    Cond(CondSpec),
+    /// Jump table: templates compute the target; successor list is the table's blocks.
+    /// `table` is the label of the table, emitted after the function: entries name
+    /// successors by index.
+    Table { table: Label, entries: Vec<usize> },
+    /// jmp *operand 0 (indirect jump); successors are the landing pads.
+    Indirect,
+    /// Return: operands are the fixed-register return values.
+    Ret,
+    /// Never returns (ud2 / unreachable).
+    Trap,
+}
+
+#[derive(Clone, Debug)]
+pub struct VInst {
+    pub insts: Vec<Inst>,
+    pub ops: Vec<Operand>,
+    pub clobbers: PRegSet,
+    pub term: Term,
+}
+
+impl VInst {
+    pub fn new(insts: Vec<Inst>, ops: Vec<Operand>) -> VInst {
+        VInst {
+            insts,
+            ops,
+            clobbers: PRegSet::empty(),
+            term: Term::None,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct VBlock {
+    pub insts: Vec<VInst>,
+    pub params: Vec<VReg>,
+    pub succs: Vec<Block>,
+    /// Branch arguments per successor (only a one-successor jump has any).
+    pub args: Vec<Vec<VReg>>,
+    pub label: Label,
+    /// The block during whose lowering this one was made (itself for IR blocks): the
+    /// emitter lays blocks out after their origin.
+    pub origin: usize,
+}
+
+/// The whole function in virtual registers, flattened for regalloc2.
+pub struct VCode {
+    pub blocks: Vec<VBlock>,
+    /// Flattened instruction list (block order), and per block its range.
+    pub insts: Vec<VInst>,
+    pub ranges: Vec<(usize, usize)>,
+    pub block_succs: Vec<Vec<Block>>,
+    pub block_preds: Vec<Vec<Block>>,
+    pub block_params: Vec<Vec<VReg>>,
+    pub branch_args: Vec<Vec<Vec<VReg>>>,
+    pub num_vregs: usize,
+}
+
+impl VCode {
+    pub fn new(mut blocks: Vec<VBlock>, num_vregs: usize) -> VCode {
+        let mut insts = Vec::new();
+        let mut ranges = Vec::new();
+        let mut block_succs = Vec::new();
+        let mut block_params = Vec::new();
+        let mut branch_args = Vec::new();
+        let mut block_preds = vec![Vec::new(); blocks.len()];
+        for (bi, b) in blocks.iter_mut().enumerate() {
+            let start = insts.len();
+            insts.append(&mut b.insts);
+            ranges.push((start, insts.len()));
+            for s in &b.succs {
+                block_preds[s.index()].push(Block::new(bi));
+            }
+            block_succs.push(b.succs.clone());
+            block_params.push(b.params.clone());
+            let mut args = b.args.clone();
+            args.resize(b.succs.len(), Vec::new());
+            branch_args.push(args);
+        }
+        VCode {
+            blocks,
+            insts,
+            ranges,
+            block_succs,
+            block_preds,
+            block_params,
+            branch_args,
+            num_vregs,
+        }
+    }
+}
+
+impl regalloc2::Function for VCode {
+    fn num_insts(&self) -> usize {
+        self.insts.len()
+    }
+    fn num_blocks(&self) -> usize {
+        self.ranges.len()
+    }
+    fn entry_block(&self) -> Block {
+        Block::new(0)
+    }
+    fn block_insns(&self, block: Block) -> InstRange {
+        let (s, e) = self.ranges[block.index()];
+        InstRange::new(regalloc2::Inst::new(s), regalloc2::Inst::new(e))
+    }
+    fn block_succs(&self, block: Block) -> &[Block] {
+        &self.block_succs[block.index()]
+    }
+    fn block_preds(&self, block: Block) -> &[Block] {
+        &self.block_preds[block.index()]
+    }
+    fn block_params(&self, block: Block) -> &[VReg] {
+        &self.block_params[block.index()]
+    }
+    fn is_ret(&self, insn: regalloc2::Inst) -> bool {
+        matches!(self.insts[insn.index()].term, Term::Ret | Term::Trap)
+    }
+    fn is_branch(&self, insn: regalloc2::Inst) -> bool {
+        matches!(
+            self.insts[insn.index()].term,
+            Term::Jump | Term::Cond(_) | Term::Table { .. } | Term::Indirect
+        )
+    }
+    fn branch_blockparams(&self, block: Block, _insn: regalloc2::Inst, succ_idx: usize) -> &[VReg] {
+        &self.branch_args[block.index()][succ_idx]
+    }
+    fn inst_operands(&self, insn: regalloc2::Inst) -> &[Operand] {
+        &self.insts[insn.index()].ops
+    }
+    fn inst_clobbers(&self, insn: regalloc2::Inst) -> PRegSet {
+        self.insts[insn.index()].clobbers
+    }
+    fn num_vregs(&self) -> usize {
+        self.num_vregs
+    }
+    fn spillslot_size(&self, _regclass: RegClass) -> usize {
+        1
+    }
+}
+
+/// Physical register for a GPR hardware number.
+pub fn preg_gpr(hw: u8) -> PReg {
+    PReg::new(hw as usize, RegClass::Int)
+}
+pub fn preg_xmm(n: u8) -> PReg {
+    PReg::new(n as usize, RegClass::Float)
+}
+
+/// The register a plan's DWARF number names, as a regalloc2 register.
+pub fn dwarf_to_preg(n: u16) -> Option<PReg> {
+    const GPR: [u8; 16] = [0, 2, 1, 3, 6, 7, 5, 4, 8, 9, 10, 11, 12, 13, 14, 15];
+    match n {
+        0..=15 => Some(preg_gpr(GPR[n as usize])),
+        17..=32 => Some(preg_xmm((n - 17) as u8)),
+        _ => None,
+    }
+}
+
+/// Rewrites every register field of `inst` through `g` (GPRs) and `x` (XMMs).
+pub fn map_regs(inst: &mut Inst, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMut(Xmm) -> Xmm) {
+    fn mem(m: &mut Mem, g: &mut dyn FnMut(Gpr) -> Gpr) {
+        if let Some(b) = m.base.as_mut() {
+            *b = g(*b);
+        }
+        if let Some((i, _)) = m.index.as_mut() {
+            *i = g(*i);
+        }
+    }
+    fn rm(r: &mut Rm, g: &mut dyn FnMut(Gpr) -> Gpr) {
+        match r {
+            Rm::Reg(r) => *r = g(*r),
+            Rm::Mem(m) => mem(m, g),
+        }
+    }
+    fn rmi(r: &mut Rmi, g: &mut dyn FnMut(Gpr) -> Gpr) {
+        match r {
+            Rmi::Reg(r) => *r = g(*r),
+            Rmi::Mem(m) => mem(m, g),
+            Rmi::Imm(_) => {}
+        }
+    }
+    fn xm(r: &mut XmmMem, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMut(Xmm) -> Xmm) {
+        match r {
+            XmmMem::Xmm(r) => *r = x(*r),
+            XmmMem::Mem(m) => mem(m, g),
+        }
+    }
+    match inst {
+        Inst::Mov { src, dst, .. } => {
+            rmi(src, g);
+            rm(dst, g)
+        }
+        Inst::MovSymImm { dst, .. } => *dst = g(*dst),
+        Inst::MovX { src, dst, .. } => {
+            rm(src, g);
+            *dst = g(*dst)
+        }
+        Inst::Lea { src, dst, .. } => {
+            mem(src, g);
+            *dst = g(*dst)
+        }
+        Inst::Xchg { src, dst, .. } => {
+            *src = g(*src);
+            rm(dst, g)
+        }
+        Inst::Push { src } => *src = g(*src),
+        Inst::Pop { dst } => *dst = g(*dst),
+        Inst::Alu { src, dst, .. } | Inst::Test { src, dst, .. } => {
+            rmi(src, g);
+            rm(dst, g)
+        }
+        Inst::Imul2 { src, dst, .. }
+        | Inst::Imul3 { src, dst, .. }
+        | Inst::BitCount { src, dst, .. }
+        | Inst::Cmov { src, dst, .. } => {
+            rm(src, g);
+            *dst = g(*dst)
+        }
+        Inst::Unary { dst, .. } | Inst::Shift { dst, .. } | Inst::Setcc { dst, .. } => rm(dst, g),
+        Inst::Bswap { reg, .. } => *reg = g(*reg),
+        Inst::LockCmpxchg { src, dst, .. } | Inst::LockXadd { src, dst, .. } => {
+            *src = g(*src);
+            mem(dst, g)
+        }
+        Inst::JmpInd { target } | Inst::CallInd { target } => rm(target, g),
+        Inst::XmmMov { src, dst, .. } => {
+            xm(src, g, x);
+            xm(dst, g, x)
+        }
+        Inst::Sse { src, dst, .. } => {
+            xm(src, g, x);
+            *dst = x(*dst)
+        }
+        Inst::MovGprToXmm { src, dst, .. } | Inst::CvtSi2F { src, dst, .. } => {
+            rm(src, g);
+            *dst = x(*dst)
+        }
+        Inst::MovXmmToGpr { src, dst, .. } => {
+            *src = x(*src);
+            rm(dst, g)
+        }
+        Inst::CvtTF2Si { src, dst, .. } => {
+            xm(src, g, x);
+            *dst = g(*dst)
+        }
+        Inst::X87Mem { mem: m, .. } => mem(m, g),
+        Inst::Label(_)
+        | Inst::Align(_)
+        | Inst::JumpTableEntry { .. }
+        | Inst::SignExtendDx { .. }
+        | Inst::SignExtendAx { .. }
+        | Inst::Mfence
+        | Inst::RepMovsb
+        | Inst::RepStosb
+        | Inst::Jmp { .. }
+        | Inst::Jcc { .. }
+        | Inst::CallSym { .. }
+        | Inst::Ret
+        | Inst::Leave
+        | Inst::Ud2
+        | Inst::Nop
+        | Inst::X87Reg { .. }
+        | Inst::X87 { .. } => {}
+    }
+}
