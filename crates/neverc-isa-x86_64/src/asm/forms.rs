@@ -90,6 +90,7 @@ pub fn all_mems() -> Vec<Mem> {
         Mem::fs_tpoff(BAR, 0),
         Mem::fs_abs(0),
         Mem::base(Gpr::RBX, 0).with_sym(FOO, RelocKind::Abs32S),
+        Mem::abs(8).with_sym(BAR, RelocKind::Abs32S),
         Mem::base(Gpr::RAX, 4).with_sym(BAR, RelocKind::TpOff32),
         Mem::base(Gpr::R10, -16).with_seg(Seg::Fs),
         Mem::rip_label(L_START, 0),

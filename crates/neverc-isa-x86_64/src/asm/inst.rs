@@ -722,17 +722,38 @@ pub enum X87Op {
     Fabs,
     Fldz,
     Fld1,
+    /// st(0) = sqrt(st(0))
+    Fsqrt,
+    /// st(0) = round st(0) to an integer in the current rounding mode
+    Frndint,
+    /// st(0) = partial remainder of st(0) / st(1) (C2 set while incomplete)
+    Fprem,
+    /// `fnstsw %ax`: the status word to %ax (C3 C2 C0 for fprem/fcom loops)
+    FnstswAx,
 }
 
 impl X87Op {
-    pub const ALL: [X87Op; 4] = [X87Op::Fchs, X87Op::Fabs, X87Op::Fldz, X87Op::Fld1];
-    /// (bytes, AT&T mnemonic)
+    pub const ALL: [X87Op; 8] = [
+        X87Op::Fchs,
+        X87Op::Fabs,
+        X87Op::Fldz,
+        X87Op::Fld1,
+        X87Op::Fsqrt,
+        X87Op::Frndint,
+        X87Op::Fprem,
+        X87Op::FnstswAx,
+    ];
+    /// (bytes, AT&T text)
     pub fn info(self) -> ([u8; 2], &'static str) {
         match self {
             X87Op::Fchs => ([0xD9, 0xE0], "fchs"),
             X87Op::Fabs => ([0xD9, 0xE1], "fabs"),
             X87Op::Fldz => ([0xD9, 0xEE], "fldz"),
             X87Op::Fld1 => ([0xD9, 0xE8], "fld1"),
+            X87Op::Fsqrt => ([0xD9, 0xFA], "fsqrt"),
+            X87Op::Frndint => ([0xD9, 0xFC], "frndint"),
+            X87Op::Fprem => ([0xD9, 0xF8], "fprem"),
+            X87Op::FnstswAx => ([0xDF, 0xE0], "fnstsw %ax"),
         }
     }
 }
