@@ -389,6 +389,18 @@ fn unencodable_operands_are_errors() {
             Rmi::Mem(Mem::base(Gpr::RAX, 0).with_sym(SymId(0), RelocKind::Pc32)),
             Rm::Reg(Gpr::RAX),
         ),
+        // a 64-bit relocation cannot sit in a displacement
+        mov(
+            Size::S64,
+            Rmi::Mem(Mem::base(Gpr::RAX, 0).with_sym(SymId(0), RelocKind::Abs64)),
+            Rm::Reg(Gpr::RAX),
+        ),
+        // an absolute relocation in a %rip operand
+        mov(
+            Size::S64,
+            Rmi::Mem(Mem::rip(SymId(0), RelocKind::Abs32S, 0)),
+            Rm::Reg(Gpr::RAX),
+        ),
         // x87 register out of range
         Inst::X87Reg {
             op: X87RegOp::Fld,

@@ -214,16 +214,23 @@ fn emit(inst: &Inst, sink: &mut Sink, p: Parts) -> Result<(), EncodeError> {
     Ok(())
 }
 
+/// Relocation kinds a `sym(%rip)` displacement can carry (what gas emits for `sym`,
+/// `sym@GOTPCREL`, `sym@GOTTPOFF` there).
 fn is_pc_relative(kind: RelocKind) -> bool {
     matches!(
         kind,
         RelocKind::Pc32
-            | RelocKind::Plt32
             | RelocKind::GotPcRel
             | RelocKind::GotPcRelX
             | RelocKind::RexGotPcRelX
             | RelocKind::GotTpOff
     )
+}
+
+/// Relocation kinds an absolute 32-bit displacement can carry: gas emits R_X86_64_32S for
+/// `sym(%reg)` / `sym` and TPOFF32 for `sym@tpoff`.
+fn is_abs_disp(kind: RelocKind) -> bool {
+    matches!(kind, RelocKind::Abs32S | RelocKind::TpOff32)
 }
 
 /// ModRM (+SIB, +displacement) for a memory operand. `trailing` is the number of immediate
@@ -249,7 +256,10 @@ fn emit_mem(
             (Some(_), Some(_)) => return Err(err(inst, "both a symbol and a label")),
             (Some((sym, kind)), None) => {
                 if !is_pc_relative(kind) {
-                    return Err(err(inst, "an absolute relocation in a %rip operand"));
+                    return Err(err(
+                        inst,
+                        "a %rip operand takes a Pc32, GOTPCREL-family or GotTpOff symbol",
+                    ));
                 }
                 let kind = match kind {
                     RelocKind::GotPcRel | RelocKind::GotPcRelX | RelocKind::RexGotPcRelX => {
@@ -291,8 +301,11 @@ fn emit_mem(
         return Err(err(inst, "a label operand must be %rip-relative"));
     }
     if let Some((_, kind)) = m.sym {
-        if is_pc_relative(kind) {
-            return Err(err(inst, "a pc-relative relocation needs a %rip operand"));
+        if !is_abs_disp(kind) {
+            return Err(err(
+                inst,
+                "an absolute address takes an Abs32S or TpOff32 symbol (pc-relative ones need %rip)",
+            ));
         }
     }
     let index = match m.index {

@@ -178,8 +178,9 @@ pub enum Seg {
 ///
 /// Forms:
 /// - `disp(base, index, scale)` with any of base/index absent (`Mem::base`, `Mem::bis`,
-///   `Mem::abs`); with `sym` set, `disp` is the addend and the displacement is always a
-///   32-bit field carrying the fixup (e.g. `%fs:sym@tpoff`, `sym+8(%rbx)` with Abs32S).
+///   `Mem::abs`); with `sym` set (kind Abs32S or TpOff32), `disp` is the addend and the
+///   displacement is always a 32-bit field carrying the fixup (e.g. `%fs:sym@tpoff`,
+///   `sym+8(%rbx)` with Abs32S).
 /// - RIP-relative (`rip = true`, base and index absent) to a symbol (`Mem::rip`: Pc32,
 ///   GotPcRel family, GotTpOff) or to a label of this function (`Mem::rip_label`, e.g. a
 ///   jump table), `disp` being the addend in both cases.
