@@ -1,0 +1,358 @@
+//! The execution test corpus: every `tests/exec/**/*.c` at the repository
+//! root is compiled with neverc at `-O0` and at `-O1`, run, and its standard
+//! output compared exactly with the `.expected` file beside it; the program
+//! must also exit with status 0.
+//!
+//! * A first-line comment `// link: -lm ...` adds flags to the command line.
+//! * `NEVERC_EXEC_FILTER=substring` runs only the files whose path (relative
+//!   to `tests/exec`) contains the substring.
+//! * `NEVERC_EXEC_CC=gcc` compiles with another compiler instead of neverc
+//!   (to check the corpus itself: with gcc every case must pass).
+//! * `NEVERC_EXEC_JOBS=N` sets the number of worker threads (default 2).
+//! * `tests/exec/known-failures.txt` lists cases, one `path opt` per line
+//!   (`opt` is `-O0` or `-O1`; `#` starts a comment, e.g. the reason). A
+//!   listed case is expected to fail; the test fails on every unlisted
+//!   failure AND on every listed case that now passes, so the list only
+//!   shrinks.
+//!
+//! All failures are collected and reported together in one panic message.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+const OPT_LEVELS: [&str; 2] = ["-O0", "-O1"];
+const RUN_TIMEOUT: Duration = Duration::from_secs(10);
+const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
+
+fn corpus_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/exec")
+}
+
+/// Every `.c` file under `dir`, as paths relative to `root` with `/`
+/// separators, sorted.
+fn find_c_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let mut entries: Vec<_> = fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            find_c_files(root, &p, out);
+        } else if p.extension().is_some_and(|e| e == "c") {
+            let rel = p.strip_prefix(root).unwrap();
+            let rel: Vec<_> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            out.push(rel.join("/"));
+        }
+    }
+}
+
+/// Flags from a first-line `// link: ...` comment.
+fn link_flags(source: &str) -> Vec<String> {
+    let first = source.lines().next().unwrap_or("");
+    match first.trim().strip_prefix("// link:") {
+        Some(rest) => rest.split_whitespace().map(str::to_owned).collect(),
+        None => Vec::new(),
+    }
+}
+
+/// `(path, opt)` pairs from the known-failures file.
+fn parse_known_failures(text: &str) -> Result<BTreeSet<(String, String)>, String> {
+    let mut set = BTreeSet::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap().trim();
+        if line.is_empty() {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let [path, opt] = words[..] else {
+            return Err(format!(
+                "known-failures.txt:{}: expected `path opt`, got `{line}`",
+                i + 1
+            ));
+        };
+        let opt = if opt.starts_with('-') { opt.to_owned() } else { format!("-{opt}") };
+        if !OPT_LEVELS.contains(&opt.as_str()) {
+            return Err(format!(
+                "known-failures.txt:{}: opt must be one of {OPT_LEVELS:?}, got `{opt}`",
+                i + 1
+            ));
+        }
+        set.insert((path.to_owned(), opt));
+    }
+    Ok(set)
+}
+
+enum Waited {
+    Exited(std::process::ExitStatus),
+    TimedOut,
+}
+
+fn wait_with_timeout(child: &mut std::process::Child, limit: Duration) -> Waited {
+    let start = Instant::now();
+    let mut nap = Duration::from_millis(1);
+    loop {
+        if let Some(status) = child.try_wait().expect("wait for child") {
+            return Waited::Exited(status);
+        }
+        if start.elapsed() >= limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Waited::TimedOut;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(20));
+    }
+}
+
+fn describe_status(status: std::process::ExitStatus) -> String {
+    if let Some(code) = status.code() {
+        return format!("exit status {code}");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            return format!("killed by signal {sig}");
+        }
+    }
+    format!("{status}")
+}
+
+/// First differing line between expected and actual output.
+fn first_difference(expected: &str, got: &str) -> String {
+    let e: Vec<&str> = expected.split_inclusive('\n').collect();
+    let g: Vec<&str> = got.split_inclusive('\n').collect();
+    for i in 0..e.len().max(g.len()) {
+        let (a, b) = (e.get(i), g.get(i));
+        if a != b {
+            let show = |x: Option<&&str>| match x {
+                Some(s) => format!("{:?}", s),
+                None => "<end of output>".to_owned(),
+            };
+            return format!(
+                "stdout differs at line {}: expected {}, got {}",
+                i + 1,
+                show(a),
+                show(b)
+            );
+        }
+    }
+    "stdout differs".to_owned()
+}
+
+struct Case {
+    rel: String,
+    opt: &'static str,
+}
+
+/// Compiles and runs one case; `Ok(())` when it passes, else what went wrong.
+fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Result<(), String> {
+    let src = root.join(&case.rel);
+    let source = fs::read_to_string(&src).map_err(|e| format!("cannot read source: {e}"))?;
+    let expected_path = src.with_extension("expected");
+    let expected = fs::read_to_string(&expected_path)
+        .map_err(|e| format!("cannot read {}: {e}", expected_path.display()))?;
+    let exe = tmp.join(format!("t{index}{}", case.opt));
+    let _ = fs::remove_file(&exe);
+
+    // Compile.
+    let cstderr_path = tmp.join(format!("t{index}{}.cc-stderr", case.opt));
+    let cstderr = fs::File::create(&cstderr_path).unwrap();
+    let mut child = Command::new(cc)
+        .arg(case.opt)
+        .arg("-w")
+        .arg(&src)
+        .arg("-o")
+        .arg(&exe)
+        .args(link_flags(&source))
+        .stdin(Stdio::null())
+        .stdout(cstderr.try_clone().unwrap())
+        .stderr(cstderr)
+        .spawn()
+        .map_err(|e| format!("cannot start compiler {}: {e}", cc.display()))?;
+    let status = match wait_with_timeout(&mut child, COMPILE_TIMEOUT) {
+        Waited::TimedOut => return Err(format!("compiler timed out after {COMPILE_TIMEOUT:?}")),
+        Waited::Exited(s) => s,
+    };
+    let messages = fs::read_to_string(&cstderr_path).unwrap_or_default();
+    let _ = fs::remove_file(&cstderr_path);
+    if !status.success() || !exe.exists() {
+        let first: Vec<&str> = messages.lines().take(3).collect();
+        return Err(format!(
+            "compile failed ({}):\n      {}",
+            describe_status(status),
+            first.join("\n      ")
+        ));
+    }
+
+    // Run, stdout to a file (no pipe to drain while polling for the timeout).
+    let out_path = tmp.join(format!("t{index}{}.stdout", case.opt));
+    let out_file = fs::File::create(&out_path).unwrap();
+    let mut child = Command::new(&exe)
+        .current_dir(tmp)
+        .stdin(Stdio::null())
+        .stdout(out_file)
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("cannot run the compiled program: {e}"))?;
+    let waited = wait_with_timeout(&mut child, RUN_TIMEOUT);
+    let got_bytes = fs::read(&out_path).unwrap_or_default();
+    let _ = fs::remove_file(&out_path);
+    let _ = fs::remove_file(&exe);
+    let got = String::from_utf8_lossy(&got_bytes);
+    let status = match waited {
+        Waited::TimedOut => return Err(format!("program timed out after {RUN_TIMEOUT:?}")),
+        Waited::Exited(s) => s,
+    };
+    let mut problems = Vec::new();
+    if status.code() != Some(0) {
+        problems.push(format!("{} (expected exit status 0)", describe_status(status)));
+    }
+    if got != expected {
+        problems.push(first_difference(&expected, &got));
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+#[test]
+fn execution_corpus() {
+    let root = corpus_root();
+    let root = root.canonicalize().unwrap_or(root);
+    let filter = std::env::var("NEVERC_EXEC_FILTER").ok().filter(|f| !f.is_empty());
+    let cc: PathBuf = match std::env::var_os("NEVERC_EXEC_CC") {
+        Some(c) if !c.is_empty() => PathBuf::from(c),
+        _ => PathBuf::from(env!("CARGO_BIN_EXE_neverc")),
+    };
+    let jobs: usize = std::env::var("NEVERC_EXEC_JOBS")
+        .ok()
+        .and_then(|j| j.parse().ok())
+        .filter(|&j| j > 0)
+        .unwrap_or(2);
+
+    let mut files = Vec::new();
+    find_c_files(&root, &root, &mut files);
+    let all_files: BTreeSet<String> = files.iter().cloned().collect();
+    if let Some(f) = &filter {
+        files.retain(|p| p.contains(f.as_str()));
+    }
+
+    let known_text = fs::read_to_string(root.join("known-failures.txt")).unwrap_or_default();
+    let known = parse_known_failures(&known_text).unwrap_or_else(|e| panic!("{e}"));
+    let mut report = String::new();
+    for (path, opt) in &known {
+        if !all_files.contains(path) {
+            let _ = writeln!(report, "known-failures.txt lists {path} {opt}, but there is no such test file");
+        }
+    }
+
+    let cases: Vec<Case> = files
+        .iter()
+        .flat_map(|rel| OPT_LEVELS.iter().map(move |opt| Case { rel: rel.clone(), opt }))
+        .collect();
+    if cases.is_empty() {
+        assert!(filter.is_some(), "no test programs found under {}", root.display());
+        eprintln!("exec: no test file matches NEVERC_EXEC_FILTER={filter:?}");
+        return;
+    }
+
+    let tmp = std::env::temp_dir().join(format!("neverc-exec-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&tmp);
+    fs::create_dir_all(&tmp).unwrap();
+
+    let cases = Arc::new(cases);
+    let next = Arc::new(AtomicUsize::new(0));
+    let results: Arc<Mutex<Vec<(usize, Result<(), String>)>>> = Arc::new(Mutex::new(Vec::new()));
+    let workers: Vec<_> = (0..jobs.min(cases.len()))
+        .map(|_| {
+            let (cases, next, results) = (cases.clone(), next.clone(), results.clone());
+            let (cc, root, tmp) = (cc.clone(), root.clone(), tmp.clone());
+            std::thread::spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(case) = cases.get(i) else { break };
+                let r = run_case(&cc, &root, &tmp, i, case);
+                results.lock().unwrap().push((i, r));
+            })
+        })
+        .collect();
+    for w in workers {
+        w.join().expect("worker thread");
+    }
+    let _ = fs::remove_dir_all(&tmp);
+
+    let mut results = std::mem::take(&mut *results.lock().unwrap());
+    results.sort_by_key(|(i, _)| *i);
+    let (mut passed, mut failed, mut expected_failures, mut fixed) = (0, 0, 0, 0);
+    for (i, r) in &results {
+        let case = &cases[*i];
+        let listed = known.contains(&(case.rel.clone(), case.opt.to_owned()));
+        match (r, listed) {
+            (Ok(()), false) => passed += 1,
+            (Err(_), true) => expected_failures += 1,
+            (Ok(()), true) => {
+                fixed += 1;
+                let _ = writeln!(
+                    report,
+                    "{} {}: passes now; remove it from tests/exec/known-failures.txt",
+                    case.rel, case.opt
+                );
+            }
+            (Err(why), false) => {
+                failed += 1;
+                let _ = writeln!(report, "{} {}: {why}", case.rel, case.opt);
+            }
+        }
+    }
+    let summary = format!(
+        "exec corpus with {}: {} cases, {passed} passed, {failed} failed, {expected_failures} known failures, {fixed} known failures now passing",
+        cc.display(),
+        results.len()
+    );
+    eprintln!("{summary}");
+    if !report.is_empty() {
+        panic!("{summary}\n{report}");
+    }
+}
+
+#[cfg(test)]
+mod unit {
+    use super::*;
+
+    #[test]
+    fn known_failures_parse() {
+        let k = parse_known_failures("# header\n\nint/a.c -O1  # wrong\nb/c.c O0\n").unwrap();
+        assert!(k.contains(&("int/a.c".to_owned(), "-O1".to_owned())));
+        assert!(k.contains(&("b/c.c".to_owned(), "-O0".to_owned())));
+        assert_eq!(k.len(), 2);
+        assert!(parse_known_failures("x.c\n").is_err());
+        assert!(parse_known_failures("x.c -O3\n").is_err());
+    }
+
+    #[test]
+    fn link_comment() {
+        assert_eq!(link_flags("// link: -lm\nint main(){}"), vec!["-lm"]);
+        assert!(link_flags("int main(){}\n// link: -lm").is_empty());
+    }
+
+    #[test]
+    fn difference_names_the_line() {
+        assert_eq!(
+            first_difference("a\nb\n", "a\nc\n"),
+            "stdout differs at line 2: expected \"b\\n\", got \"c\\n\""
+        );
+        assert_eq!(
+            first_difference("a\n", "a\nx\n"),
+            "stdout differs at line 2: expected <end of output>, got \"x\\n\""
+        );
+    }
+}
