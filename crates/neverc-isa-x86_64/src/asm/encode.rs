@@ -86,6 +86,8 @@ struct Parts {
     reg: u8,
     rm: RmArg,
     imm: ImmArg,
+    /// An SSE instruction (gas refuses `sym@GOTTPOFF` operands in those).
+    sse: bool,
 }
 
 impl Parts {
@@ -101,6 +103,7 @@ impl Parts {
             reg: 0,
             rm: RmArg::None,
             imm: ImmArg::None,
+            sse: false,
         }
     }
 }
@@ -168,6 +171,12 @@ fn emit(inst: &Inst, sink: &mut Sink, p: Parts) -> Result<(), EncodeError> {
         RmArg::None => {}
     }
     if let RmArg::Mem(m) = p.rm {
+        if p.sse && matches!(m.sym, Some((_, RelocKind::GotTpOff))) {
+            return Err(err(
+                inst,
+                "GNU as refuses a GOTTPOFF operand in an SSE instruction",
+            ));
+        }
         match m.seg {
             Some(Seg::Fs) => sink.put(&[0x64]),
             Some(Seg::Gs) => sink.put(&[0x65]),
@@ -971,6 +980,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 Some(0x66) => p.p66 = true,
                 r => p.rep = r,
             }
+            p.sse = true;
             emit(i, sink, p)
         }
         Sse { op, src, dst } => {
@@ -983,6 +993,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             }
             p.reg = dst.0;
             p.rm = xm_arg(&src);
+            p.sse = true;
             emit(i, sink, p)
         }
         MovGprToXmm { size, src, dst } => {
@@ -1002,6 +1013,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             };
             p.reg = dst.0;
             p.rm = rm_arg(&src);
+            p.sse = true;
             emit(i, sink, p)
         }
         MovXmmToGpr { size, src, dst } => {
@@ -1019,6 +1031,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             p.p66 = true;
             p.reg = src.0;
             p.rm = rm_arg(&dst);
+            p.sse = true;
             emit(i, sink, p)
         }
         CvtSi2F {
@@ -1035,6 +1048,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             p.w = size == Size::S64;
             p.reg = dst.0;
             p.rm = rm_arg(&src);
+            p.sse = true;
             emit(i, sink, p)
         }
         CvtTF2Si {
@@ -1051,6 +1065,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             p.w = size == Size::S64;
             p.reg = dst.0;
             p.rm = xm_arg(&src);
+            p.sse = true;
             emit(i, sink, p)
         }
         X87Mem { op, mem } => {

@@ -1012,3 +1012,131 @@ impl std::fmt::Display for EncodeError {
 }
 
 impl std::error::Error for EncodeError {}
+
+impl Rm {
+    fn visit(&mut self, g: &mut dyn FnMut(&mut Gpr), m: &mut dyn FnMut(&mut Mem)) {
+        match self {
+            Rm::Reg(r) => g(r),
+            Rm::Mem(x) => m(x),
+        }
+    }
+}
+
+impl Rmi {
+    fn visit(&mut self, g: &mut dyn FnMut(&mut Gpr), m: &mut dyn FnMut(&mut Mem)) {
+        match self {
+            Rmi::Reg(r) => g(r),
+            Rmi::Mem(x) => m(x),
+            Rmi::Imm(_) => {}
+        }
+    }
+}
+
+impl XmmMem {
+    fn visit(&mut self, x: &mut dyn FnMut(&mut Xmm), m: &mut dyn FnMut(&mut Mem)) {
+        match self {
+            XmmMem::Xmm(r) => x(r),
+            XmmMem::Mem(a) => m(a),
+        }
+    }
+}
+
+impl Mem {
+    /// Rewrites the base and index registers.
+    pub fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr) {
+        if let Some(b) = &mut self.base {
+            *b = g(*b);
+        }
+        if let Some((i, _)) = &mut self.index {
+            *i = g(*i);
+        }
+    }
+}
+
+impl Inst {
+    /// Visits every operand: GPR operands (not address registers), XMM operands and memory
+    /// operands. An exhaustive match, so a new variant must say where its operands are.
+    pub fn visit_operands(
+        &mut self,
+        g: &mut dyn FnMut(&mut Gpr),
+        x: &mut dyn FnMut(&mut Xmm),
+        m: &mut dyn FnMut(&mut Mem),
+    ) {
+        use Inst::*;
+        match self {
+            Label(_) | Align(_) | JumpTableEntry { .. } => {}
+            Mov { src, dst, .. } | Alu { src, dst, .. } | Test { src, dst, .. } => {
+                src.visit(g, m);
+                dst.visit(g, m);
+            }
+            MovSymImm { dst, .. } => g(dst),
+            MovX { src, dst, .. }
+            | Imul2 { src, dst, .. }
+            | Imul3 { src, dst, .. }
+            | BitCount { src, dst, .. }
+            | Cmov { src, dst, .. } => {
+                src.visit(g, m);
+                g(dst);
+            }
+            Lea { src, dst, .. } => {
+                m(src);
+                g(dst);
+            }
+            Xchg { src, dst, .. } => {
+                g(src);
+                dst.visit(g, m);
+            }
+            Push { src } => g(src),
+            Pop { dst } => g(dst),
+            Unary { dst, .. } | Shift { dst, .. } | Setcc { dst, .. } => dst.visit(g, m),
+            Bswap { reg, .. } => g(reg),
+            LockCmpxchg { src, dst, .. } | LockXadd { src, dst, .. } => {
+                g(src);
+                m(dst);
+            }
+            JmpInd { target } | CallInd { target } => target.visit(g, m),
+            XmmMov { src, dst, .. } => {
+                src.visit(x, m);
+                dst.visit(x, m);
+            }
+            Sse { src, dst, .. } => {
+                src.visit(x, m);
+                x(dst);
+            }
+            MovGprToXmm { src, dst, .. } | CvtSi2F { src, dst, .. } => {
+                src.visit(g, m);
+                x(dst);
+            }
+            MovXmmToGpr { src, dst, .. } => {
+                x(src);
+                dst.visit(g, m);
+            }
+            CvtTF2Si { src, dst, .. } => {
+                src.visit(x, m);
+                g(dst);
+            }
+            X87Mem { mem, .. } => m(mem),
+            SignExtendDx { .. }
+            | SignExtendAx { .. }
+            | Mfence
+            | RepMovsb
+            | RepStosb
+            | Jmp { .. }
+            | Jcc { .. }
+            | CallSym { .. }
+            | Ret
+            | Leave
+            | Ud2
+            | Nop
+            | X87Reg { .. }
+            | X87 { .. } => {}
+        }
+    }
+
+    /// Rewrites every register, address registers included (e.g. virtual to physical).
+    pub fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMut(Xmm) -> Xmm) {
+        // Operands first, then addresses (each pass lends `g` to one closure only).
+        self.visit_operands(&mut |r| *r = g(*r), &mut |r| *r = x(*r), &mut |_| {});
+        self.visit_operands(&mut |_| {}, &mut |_| {}, &mut |a| a.map_regs(g));
+    }
+}

@@ -1,0 +1,306 @@
+//! Random operands on every instruction form, compared with GNU as: each form of
+//! `forms::all_forms()` gets random registers, addresses and immediates; whatever the encoder
+//! accepts must assemble to the same bytes and relocations under gas. (The referee covers
+//! chosen special cases; this covers the combinations between them.)
+
+use neverc_codegen::reloc::{RelocKind, SymId};
+use neverc_isa_x86_64::asm::*;
+use std::process::Command;
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    fn pick<T: Copy>(&mut self, v: &[T]) -> T {
+        v[self.below(v.len())]
+    }
+}
+
+fn random_disp(r: &mut Rng) -> i32 {
+    match r.below(6) {
+        0 => 0,
+        1 => r.pick(&[1, -1, 127, -128, 128, -129, i32::MAX, i32::MIN]),
+        2 => (r.next() as i8) as i32,
+        _ => r.next() as i32 >> r.below(31),
+    }
+}
+
+fn random_mem(r: &mut Rng) -> Mem {
+    let g = |r: &mut Rng| Gpr(r.below(16) as u8);
+    match r.below(10) {
+        0 => Mem::rip(
+            SymId(r.below(2) as u32),
+            r.pick(&[RelocKind::Pc32, RelocKind::GotPcRel, RelocKind::GotTpOff]),
+            random_disp(r),
+        ),
+        1 => Mem::rip_label(Label(r.below(2) as u32), (r.next() as i16) as i32),
+        2 => Mem::fs_tpoff(SymId(r.below(2) as u32), random_disp(r)),
+        _ => {
+            let mut m = Mem::abs(random_disp(r));
+            if r.below(8) != 0 {
+                m.base = Some(g(r));
+            }
+            if r.below(2) == 0 {
+                m.index = Some((g(r), r.pick(&[1, 2, 4, 8])));
+            }
+            if r.below(10) == 0 {
+                m.sym = Some((SymId(r.below(2) as u32), RelocKind::Abs32S));
+            }
+            if r.below(10) == 0 {
+                m.seg = Some(r.pick(&[Seg::Fs, Seg::Gs]));
+            }
+            m
+        }
+    }
+}
+
+fn random_imm(r: &mut Rng) -> i64 {
+    match r.below(4) {
+        0 => r.pick(&[0, 1, -1, 127, 128, -128, -129, 255, 256, 65535, 65536]),
+        1 => (r.next() as i8) as i64,
+        2 => (r.next() as i32) as i64,
+        _ => r.next() as i64 >> r.below(63),
+    }
+}
+
+fn elf_name(k: RelocKind) -> &'static str {
+    match k {
+        RelocKind::Abs64 => "R_X86_64_64",
+        RelocKind::Abs32 => "R_X86_64_32",
+        RelocKind::Abs32S => "R_X86_64_32S",
+        RelocKind::Pc32 => "R_X86_64_PC32",
+        RelocKind::Plt32 => "R_X86_64_PLT32",
+        RelocKind::GotPcRel => "R_X86_64_GOTPCREL",
+        RelocKind::RexGotPcRelX => "R_X86_64_REX_GOTPCRELX",
+        RelocKind::GotPcRelX => "R_X86_64_GOTPCRELX",
+        RelocKind::GotTpOff => "R_X86_64_GOTTPOFF",
+        RelocKind::TpOff32 => "R_X86_64_TPOFF32",
+        RelocKind::Pc64 => "R_X86_64_PC64",
+    }
+}
+
+#[test]
+fn random_operands_match_gnu_as() {
+    let have = |t: &str| {
+        Command::new(t)
+            .arg("--version")
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    if !have("as") || !have("objcopy") || !have("readelf") {
+        eprintln!("GNU binutils not found; skipping");
+        return;
+    }
+    let n: usize = std::env::var("NEVERC_ASM_FUZZ")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(6000);
+    let base = forms::all_forms();
+    let mut rng = Rng(0xD1B5_4A32_D192_ED03);
+    let mut picked = Vec::new();
+    let mut rejected = 0;
+    let mut reasons: std::collections::BTreeMap<String, usize> = Default::default();
+    while picked.len() < n {
+        let mut i = base[rng.below(base.len())];
+        if rng.below(2) == 0 {
+            let regs: Vec<u8> = (0..4).map(|_| rng.below(16) as u8).collect();
+            let (mut gi, mut xi) = (0, 0);
+            i.visit_operands(
+                &mut |g| {
+                    *g = Gpr(regs[gi % 4]);
+                    gi += 1;
+                },
+                &mut |x| {
+                    *x = Xmm(regs[3 - xi % 4]);
+                    xi += 1;
+                },
+                &mut |_| {},
+            );
+        }
+        if rng.below(2) == 0 {
+            let mut ms = Vec::new();
+            for _ in 0..2 {
+                ms.push(random_mem(&mut rng));
+            }
+            let mut k = 0;
+            i.visit_operands(&mut |_| {}, &mut |_| {}, &mut |m| {
+                *m = ms[k];
+                k += 1;
+            });
+        }
+        match &mut i {
+            Inst::Mov {
+                src: Rmi::Imm(v), ..
+            }
+            | Inst::Alu {
+                src: Rmi::Imm(v), ..
+            }
+            | Inst::Test {
+                src: Rmi::Imm(v), ..
+            } => *v = random_imm(&mut rng),
+            Inst::Imul3 { imm, .. } => *imm = random_imm(&mut rng) as i32,
+            Inst::Shift {
+                amount: Some(a), ..
+            } => *a = rng.below(256) as u8,
+            _ => {}
+        }
+        let mut s = Sink::default();
+        match encode(&i, &mut s) {
+            Ok(()) => picked.push(i),
+            Err(e) => {
+                rejected += 1;
+                let why = e.message.rsplit(": ").next().unwrap_or("").to_string();
+                *reasons.entry(why).or_insert(0) += 1;
+            }
+        }
+    }
+
+    let mut items = vec![Inst::Label(forms::L_START)];
+    for f in &picked {
+        items.push(Inst::Align(16));
+        items.push(*f);
+    }
+    items.push(Inst::Align(16));
+    items.push(Inst::Label(forms::L_END));
+    let ours = assemble(&items).unwrap();
+    let txt = |i: &Inst| print(i, &forms::sym_name, &forms::label_name);
+    let dir = std::env::temp_dir().join(format!("neverc-asm-fuzz-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut src = String::from("\t.text\n");
+    for i in &items {
+        src.push('\t');
+        src.push_str(&txt(i));
+        src.push('\n');
+    }
+    std::fs::write(dir.join("f.s"), &src).unwrap();
+    let out = Command::new("as")
+        .args(["--64", "-o"])
+        .arg(dir.join("f.o"))
+        .arg(dir.join("f.s"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "as failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+            .lines()
+            .filter(|l| !l.contains("Warning"))
+            .take(40)
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    assert!(Command::new("objcopy")
+        .args(["-O", "binary", "--only-section=.text"])
+        .arg(dir.join("f.o"))
+        .arg(dir.join("f.bin"))
+        .status()
+        .unwrap()
+        .success());
+    let gas = std::fs::read(dir.join("f.bin")).unwrap();
+    let mut bad = Vec::new();
+    if gas.len() != ours.bytes.len() {
+        bad.push(format!(
+            "total length gas {} neverc {}",
+            gas.len(),
+            ours.bytes.len()
+        ));
+    }
+    let hex = |b: &[u8]| {
+        b.iter()
+            .map(|x| format!("{x:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    for (k, f) in picked.iter().enumerate() {
+        let lo = 16 * k;
+        let hi = (lo + 16).min(gas.len()).min(ours.bytes.len());
+        if lo < hi && gas[lo..hi] != ours.bytes[lo..hi] {
+            bad.push(format!(
+                "{:<50} gas [{}] neverc [{}]",
+                txt(f),
+                hex(&gas[lo..hi]),
+                hex(&ours.bytes[lo..hi])
+            ));
+        }
+    }
+    // Relocations: same offsets, types and addends.
+    let re = Command::new("readelf")
+        .arg("-rW")
+        .arg(dir.join("f.o"))
+        .output()
+        .unwrap();
+    let mut theirs = Vec::new();
+    for line in String::from_utf8_lossy(&re.stdout).lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if f.len() >= 5 && f[2].starts_with("R_X86_64") {
+            let a = match f.get(5..7) {
+                Some([sign, a]) => {
+                    let a = i64::from_str_radix(a, 16).unwrap();
+                    if *sign == "-" {
+                        -a
+                    } else {
+                        a
+                    }
+                }
+                _ => 0,
+            };
+            theirs.push((
+                u32::from_str_radix(f[0], 16).unwrap(),
+                f[2].to_string(),
+                f[4].to_string(),
+                a,
+            ));
+        }
+    }
+    let mut mine: Vec<(u32, String, String, i64)> = ours
+        .fixups
+        .iter()
+        .map(|x| {
+            (
+                x.offset,
+                elf_name(x.kind).to_string(),
+                forms::sym_name(x.sym),
+                x.addend,
+            )
+        })
+        .collect();
+    theirs.sort();
+    mine.sort();
+    if theirs != mine {
+        let diff: Vec<String> = theirs
+            .iter()
+            .filter(|t| !mine.contains(t))
+            .take(20)
+            .map(|t| format!("gas only {t:?} in {}", txt(&picked[t.0 as usize / 16])))
+            .chain(
+                mine.iter()
+                    .filter(|t| !theirs.contains(t))
+                    .take(20)
+                    .map(|t| format!("neverc only {t:?} in {}", txt(&picked[t.0 as usize / 16]))),
+            )
+            .collect();
+        bad.extend(diff);
+    }
+    eprintln!("rejections: {reasons:#?}");
+    eprintln!(
+        "fuzz: {} instructions ({} candidates rejected by the encoder), {} mismatches",
+        picked.len(),
+        rejected,
+        bad.len()
+    );
+    assert!(
+        bad.is_empty(),
+        "{} mismatches with GNU as:\n{}",
+        bad.len(),
+        bad.iter().take(60).cloned().collect::<Vec<_>>().join("\n")
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
