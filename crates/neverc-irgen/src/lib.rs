@@ -1,1 +1,293 @@
-//! neverc-irgen (being written)
+//! neverc-irgen: the typed AST to SSA IR.
+//!
+//! Every call and every function entry goes through its call plan from `neverc-abi`: this
+//! crate loads struct pieces into the values a plan names, makes by-reference copies and
+//! adds the sret pointer, so back ends only move values between plan locations.
+//!
+//! The code it produces is deliberately simple: every local object lives in a stack slot
+//! and every use loads it; promoting slots to SSA values is an optimisation pass's job.
+//! A construct it cannot lower yet ends in an error naming it, never in wrong code.
+
+mod consts;
+mod expr;
+mod func;
+mod stmt;
+mod ty;
+
+use neverc_abi::Machine;
+use neverc_front::parse::ast::{Ast, Attr, DeclId, DeclKind, ExprId, Storage};
+use neverc_front::sema::{Kind, Linkage, OrdKind, TypeId, Typed};
+use neverc_front::source::Loc;
+use neverc_front::token::{FxHashMap, Interner};
+use neverc_ir::{Binding, Module, Sym, SymKind, Visibility};
+
+/// A construct irgen refused, with where it was.
+#[derive(Clone, Debug)]
+pub struct Refusal {
+    pub loc: Loc,
+    pub message: String,
+}
+
+/// Options that change the IR.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `-fcommon`: tentative definitions become common symbols.
+    pub common: bool,
+}
+
+/// Generates the module of one translation unit.
+pub fn generate(
+    ast: &Ast,
+    typed: Typed,
+    interner: &Interner,
+    machine: Machine,
+    opts: &Options,
+) -> Result<Module, Vec<Refusal>> {
+    let mut g = Gen {
+        ast,
+        t: typed,
+        interner,
+        machine,
+        opts: opts.clone(),
+        module: Module::default(),
+        refusals: Vec::new(),
+        ord_sym: FxHashMap::default(),
+        statics: 0,
+        strings: FxHashMap::default(),
+        layouts: FxHashMap::default(),
+        defined: FxHashMap::default(),
+        fs: None,
+    };
+    for &d in &ast.items {
+        g.top_decl(d);
+    }
+    g.finish_symbols();
+    if g.refusals.is_empty() {
+        Ok(g.module)
+    } else {
+        Err(g.refusals)
+    }
+}
+
+pub(crate) struct Gen<'a> {
+    pub ast: &'a Ast,
+    pub t: Typed,
+    pub interner: &'a Interner,
+    pub machine: Machine,
+    pub opts: Options,
+    pub module: Module,
+    pub refusals: Vec<Refusal>,
+    /// The symbol of each entry with static storage (objects and functions).
+    pub ord_sym: FxHashMap<u32, Sym>,
+    /// Counter for names of block-scope statics and literals.
+    pub statics: u32,
+    /// String literal index → its data symbol.
+    pub strings: FxHashMap<u32, Sym>,
+    /// Record type → layout.
+    pub layouts: FxHashMap<u32, std::rc::Rc<neverc_abi::RecordLayout>>,
+    /// Entries defined (data emitted or body generated), to emit tentative ones once.
+    pub defined: FxHashMap<u32, ()>,
+    /// The function being generated.
+    pub fs: Option<func::FnState>,
+}
+
+impl<'a> Gen<'a> {
+    pub fn refuse(&mut self, loc: Loc, what: impl Into<String>) {
+        let what = what.into();
+        let message = match &self.fs {
+            Some(f) => format!("neverc cannot compile {what} yet (function '{}')", f.name),
+            None => format!("neverc cannot compile {what} yet"),
+        };
+        // One refusal per place and message is enough.
+        if !self
+            .refusals
+            .iter()
+            .any(|r| r.loc == loc && r.message == message)
+        {
+            self.refusals.push(Refusal { loc, message });
+        }
+    }
+
+    pub fn name(&self, s: neverc_front::token::Symbol) -> String {
+        self.interner.str(s).into_owned()
+    }
+
+    pub fn attr_name(&self, a: &Attr) -> String {
+        let n = self.name(a.name);
+        n.trim_start_matches("__")
+            .trim_end_matches("__")
+            .to_string()
+    }
+
+    /// The string literal argument of an attribute (`section("x")`), if any.
+    pub fn attr_string(&self, a: &Attr) -> Option<String> {
+        let (s, e) = a.args?;
+        for t in &self.ast.tokens[s as usize..e as usize] {
+            if t.kind == neverc_front::parse::ctok::T::Str {
+                let units = &self.ast.lits.strs[t.lit as usize].units;
+                return Some(units.iter().map(|&u| u as u8 as char).collect());
+            }
+        }
+        None
+    }
+
+    fn top_decl(&mut self, d: DeclId) {
+        let ast = self.ast;
+        match &ast.decl(d).kind {
+            DeclKind::Vars { specs, list } => {
+                let sp = ast.spec(*specs);
+                if sp.storage == Some(Storage::Typedef) {
+                    return;
+                }
+                for (i, id) in list.iter().enumerate() {
+                    let Some(&o) = self.t.decl_ords.get(&(d, i as u32)) else {
+                        continue;
+                    };
+                    let mut attrs: Vec<Attr> = sp.attrs.clone();
+                    attrs.extend(id.decl.attrs.iter().cloned());
+                    let sym = self.object_sym(o);
+                    if sp.thread_local {
+                        self.module.symbols[sym.index()].kind = SymKind::Tls;
+                    }
+                    self.apply_attrs(sym, &attrs);
+                    if let Some(l) = id.asm_label {
+                        self.rename(sym, l);
+                    }
+                    let ty = self.t.ords[o as usize].ty;
+                    if matches!(self.t.types.kind(ty), Kind::Func(_)) {
+                        continue;
+                    }
+                    if let Some(init) = id.init {
+                        self.defined.insert(o, ());
+                        self.static_object(o, sym, Some(init), id.decl.loc);
+                    } else if sp.storage != Some(Storage::Extern) && !self.defined.contains_key(&o)
+                    {
+                        // A tentative definition: defined (zero) at the end unless an
+                        // initialised definition comes.
+                        self.defined.insert(o, ());
+                        self.static_object(o, sym, None, id.decl.loc);
+                    }
+                }
+            }
+            DeclKind::FunctionDef { .. } => self.function(d),
+            DeclKind::Asm(s) => {
+                let text: String = ast.lits.strs[*s as usize]
+                    .units
+                    .iter()
+                    .map(|&u| u as u8 as char)
+                    .collect();
+                self.module.toplevel_asm.push(text);
+            }
+            DeclKind::StaticAssert { .. } | DeclKind::Empty | DeclKind::Error => {}
+        }
+    }
+
+    /// Renames a symbol after `__asm__("name")`.
+    pub fn rename(&mut self, sym: Sym, lit: u32) {
+        let name: String = self.ast.lits.strs[lit as usize]
+            .units
+            .iter()
+            .map(|&u| u as u8 as char)
+            .collect();
+        let old = std::mem::replace(&mut self.module.symbols[sym.index()].name, name.clone());
+        self.module.by_name.remove(&old);
+        self.module.by_name.insert(name, sym);
+    }
+
+    /// The symbol of an entry with static storage duration (created on first use).
+    pub fn object_sym(&mut self, o: u32) -> Sym {
+        if let Some(&s) = self.ord_sym.get(&o) {
+            return s;
+        }
+        let ord = &self.t.ords[o as usize];
+        let (linkage, is_func) = match ord.kind {
+            OrdKind::Object { linkage, .. } => {
+                (linkage, matches!(self.t.types.kind(ord.ty), Kind::Func(_)))
+            }
+            _ => (Linkage::None, false),
+        };
+        let mut name = self.name(ord.name);
+        if linkage == Linkage::None {
+            // A block-scope static: a local symbol with a unique name, as gcc's `x.0`.
+            self.statics += 1;
+            name = format!("{name}.{}", self.statics);
+        }
+        let kind = if is_func {
+            SymKind::Func
+        } else {
+            SymKind::Object
+        };
+        // Two entries with linkage and the same name are one symbol.
+        let sym = self.module.symbol(&name, kind);
+        if linkage != Linkage::External {
+            let s = &mut self.module.symbols[sym.index()];
+            s.binding = Binding::Local;
+            s.local = true;
+        }
+        self.ord_sym.insert(o, sym);
+        sym
+    }
+
+    /// Attributes that change a symbol: weak, alias, visibility, section, used.
+    pub fn apply_attrs(&mut self, sym: Sym, attrs: &[Attr]) {
+        for a in attrs {
+            let n = self.attr_name(a);
+            match n.as_str() {
+                "weak" => self.module.symbols[sym.index()].binding = Binding::Weak,
+                "alias" => {
+                    if let Some(target) = self.attr_string(a) {
+                        let kind = self.module.symbols[sym.index()].kind;
+                        let t = self.module.symbol(&target, kind);
+                        let s = &mut self.module.symbols[sym.index()];
+                        s.alias_of = Some(t);
+                        s.defined = true;
+                    }
+                }
+                "visibility" => {
+                    let v = match self.attr_string(a).as_deref() {
+                        Some("hidden") => Visibility::Hidden,
+                        Some("protected") => Visibility::Protected,
+                        Some("internal") => Visibility::Internal,
+                        _ => Visibility::Default,
+                    };
+                    let s = &mut self.module.symbols[sym.index()];
+                    s.visibility = v;
+                    if v != Visibility::Default {
+                        s.local = true;
+                    }
+                }
+                "section" => {
+                    self.module.symbols[sym.index()].section = self.attr_string(a);
+                }
+                "constructor" | "destructor" => {
+                    let prio = 65535;
+                    if n == "constructor" {
+                        self.module.constructors.push((prio, sym));
+                    } else {
+                        self.module.destructors.push((prio, sym));
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn finish_symbols(&mut self) {
+        // Data objects and function bodies define their symbols; mark them.
+        for d in &self.module.data {
+            self.module.symbols[d.sym.index()].defined = true;
+        }
+        for f in &self.module.functions {
+            self.module.symbols[f.sym.index()].defined = true;
+        }
+    }
+
+    /// Size and alignment of a complete type.
+    pub fn size_align(&self, ty: TypeId) -> (u64, u32) {
+        self.t.types.size_align(ty).unwrap_or((0, 1))
+    }
+
+    pub fn expr_type(&self, e: ExprId) -> TypeId {
+        self.t.expr_type(e)
+    }
+}

@@ -150,6 +150,7 @@ fn syntax_only_all(
     resource: Option<&PathBuf>,
 ) -> i32 {
     let dump = opts.fflags.iter().any(|f| f == "dump-ast");
+    let dump_ir = opts.fflags.iter().any(|f| f == "dump-ir");
     let mut status = 0;
     for input in opts.inputs.iter().filter(|i| i.lang != Lang::Object) {
         let (name, path, raw) = if input.path == "-" {
@@ -180,7 +181,24 @@ fn syntax_only_all(
         let mut pp = preprocess::make_preprocessor(opts, target, resource, &name, path, raw, diags);
         let ast = neverc_front::parse::parse(&mut pp);
         if !pp.fatal() {
-            neverc_front::sema::check_target(&ast, &mut pp, target);
+            let typed = neverc_front::sema::check_target(&ast, &mut pp, target);
+            // `-fdump-ir` with `-fsyntax-only`: the IR, without code generation.
+            if dump_ir && !pp.fatal() && !pp.diags.has_errors() {
+                match neverc_irgen::generate(
+                    &ast,
+                    typed,
+                    &pp.interner,
+                    neverc_abi::Machine::from(target),
+                    &neverc_irgen::Options::default(),
+                ) {
+                    Ok(m) => print!("{}", neverc_ir::print_module(&m)),
+                    Err(refusals) => {
+                        for r in refusals {
+                            pp.report(neverc_front::diag::Diagnostic::error(r.loc, r.message));
+                        }
+                    }
+                }
+            }
         }
         pp.finish();
         if dump {

@@ -21,14 +21,17 @@ impl<'a> Sema<'a> {
     pub(crate) fn external_decl(&mut self, d: DeclId) {
         let ast = self.ast;
         match &ast.decl(d).kind {
-            DeclKind::Vars { specs, list } => self.vars(*specs, list),
+            DeclKind::Vars { specs, list } => {
+                self.cur_decl = Some(d);
+                self.vars(*specs, list)
+            }
             DeclKind::FunctionDef {
                 specs,
                 decl,
                 kr_decls,
                 body,
                 ..
-            } => self.function_def(*specs, decl, kr_decls, *body),
+            } => self.function_def(d, *specs, decl, kr_decls, *body),
             DeclKind::StaticAssert { cond, msg } => {
                 self.static_assert(ast.decl(d).loc, *cond, *msg)
             }
@@ -730,9 +733,10 @@ impl<'a> Sema<'a> {
 
     pub(crate) fn vars(&mut self, specs: SpecsId, list: &[InitDeclarator]) {
         let ast = self.ast;
+        let this_decl = self.cur_decl.take();
         let base = self.specs_type(specs, list.is_empty());
         let sp = ast.spec(specs);
-        for id in list {
+        for (index, id) in list.iter().enumerate() {
             let mut ty = self.declarator_type(base, &id.decl, None);
             if sp.ty == TypeSpec::AutoType {
                 if let Some(i) = id.init {
@@ -795,6 +799,9 @@ impl<'a> Sema<'a> {
                 }
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if let Some(d) = this_decl {
+                self.decl_ords.insert((d, index as u32), oid);
+            }
             if check_later {
                 self.tentative.push((oid, id.decl.loc));
             }
@@ -1178,6 +1185,7 @@ impl<'a> Sema<'a> {
 
     fn function_def(
         &mut self,
+        def: DeclId,
         specs: SpecsId,
         decl: &Declarator,
         kr_decls: &[DeclId],
@@ -1259,7 +1267,10 @@ impl<'a> Sema<'a> {
         });
         self.push_scope();
         self.param_ids.clear();
+        let fid = self.lookup(name).unwrap_or(u32::MAX);
+        let mut param_entries = Vec::new();
         for p in &params {
+            param_entries.push(p.name.map(|_| self.ords.len() as u32));
             if let Some(n) = p.name {
                 let id = self.ords.len() as u32;
                 self.param_ids.push(id);
@@ -1276,6 +1287,7 @@ impl<'a> Sema<'a> {
                 });
             }
         }
+        self.functions.insert(def, (fid, param_entries));
         // `__func__` is declared in the body (C17 6.4.2.2).
         if let StmtKind::Compound(items) = &ast.stmt(body).kind {
             for &s in items {
@@ -1322,7 +1334,10 @@ impl<'a> Sema<'a> {
             StmtKind::Decl(d) => {
                 let d = *d;
                 match &ast.decl(d).kind {
-                    DeclKind::Vars { specs, list } => self.vars(*specs, list),
+                    DeclKind::Vars { specs, list } => {
+                        self.cur_decl = Some(d);
+                        self.vars(*specs, list)
+                    }
                     DeclKind::StaticAssert { cond, msg } => {
                         self.static_assert(ast.decl(d).loc, *cond, *msg)
                     }
@@ -1386,6 +1401,7 @@ impl<'a> Sema<'a> {
                     }
                     ForInit::Decl(d) => {
                         if let DeclKind::Vars { specs, list } = &ast.decl(*d).kind {
+                            self.cur_decl = Some(*d);
                             self.vars(*specs, list);
                         }
                     }

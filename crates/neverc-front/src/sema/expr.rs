@@ -287,7 +287,7 @@ impl<'a> Sema<'a> {
         let ast = self.ast;
         let ex = ast.expr(e);
         match &ex.kind {
-            ExprKind::Ident(s) => self.ident(*s, ex.loc, false),
+            ExprKind::Ident(s) => self.ident(e, *s, ex.loc, false),
             ExprKind::Int(i) => self.int_lit_type(*i),
             ExprKind::Float(i) => self.float_lit_type(*i),
             ExprKind::Char(i) => {
@@ -507,8 +507,15 @@ impl<'a> Sema<'a> {
 
     /// An identifier's type; `callee`: in call position, where an undeclared name is an
     /// implicit function declaration.
-    fn ident(&mut self, s: crate::token::Symbol, loc: crate::source::Loc, callee: bool) -> TypeId {
+    fn ident(
+        &mut self,
+        e: ExprId,
+        s: crate::token::Symbol,
+        loc: crate::source::Loc,
+        callee: bool,
+    ) -> TypeId {
         if let Some(o) = self.lookup(s) {
+            self.refs.insert(e, o);
             let o = &self.ords[o as usize];
             return match o.kind {
                 OrdKind::Typedef => TypeId::ERROR,
@@ -533,7 +540,11 @@ impl<'a> Sema<'a> {
             return TypeId::ERROR;
         }
         if callee && self.func.is_some() {
-            return self.implicit_decl(s, loc);
+            let t = self.implicit_decl(s, loc);
+            if let Some(o) = self.lookup(s) {
+                self.refs.insert(e, o);
+            }
+            return t;
         }
         self.undeclared(s, loc);
         TypeId::ERROR
@@ -827,7 +838,7 @@ impl<'a> Sema<'a> {
         let ast = self.ast;
         let fe = ast.expr(f);
         let ft = if let ExprKind::Ident(s) = fe.kind {
-            let t = self.ident(s, fe.loc, true);
+            let t = self.ident(f, s, fe.loc, true);
             self.expr_types[f.0 as usize] = t;
             t
         } else {

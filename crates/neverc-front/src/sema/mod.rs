@@ -8,7 +8,7 @@ mod expr;
 pub mod types;
 
 use crate::diag::Diagnostic;
-use crate::parse::ast::{Ast, ExprId};
+use crate::parse::ast::{Ast, DeclId, ExprId};
 use crate::pp::Preprocessor;
 use crate::source::Loc;
 use crate::token::{FxHashMap, Symbol};
@@ -21,6 +21,20 @@ pub struct Typed {
     pub types: TypeTable,
     pub expr_types: Vec<TypeId>,
     pub values: FxHashMap<ExprId, i128>,
+    /// Every ordinary identifier declared, by the index the maps below use.
+    pub ords: Vec<Ordinary>,
+    /// The declaration each identifier expression names.
+    pub refs: FxHashMap<ExprId, u32>,
+    /// The entry each declarator of a declaration introduced: (declaration, index in its
+    /// list) to entry.
+    pub decl_ords: FxHashMap<(DeclId, u32), u32>,
+    /// Each function definition's entry and its named parameters' entries, in order (None
+    /// for an unnamed parameter).
+    pub functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
+    /// The type each type name denotes.
+    pub type_names: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
+    /// The association each `_Generic` selected.
+    pub generic_choice: FxHashMap<ExprId, ExprId>,
 }
 
 impl Typed {
@@ -94,6 +108,11 @@ pub struct Sema<'a> {
     pub expr_types: Vec<TypeId>,
     pub values: FxHashMap<ExprId, i128>,
     pub(crate) ords: Vec<Ordinary>,
+    pub(crate) refs: FxHashMap<ExprId, u32>,
+    pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
+    pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
+    /// The declaration whose declarators are being declared.
+    pub(crate) cur_decl: Option<DeclId>,
     pub(crate) scopes: Vec<Scope>,
     /// File-scope view of identifiers with linkage declared in blocks (and implicit
     /// declarations), for checking later declarations against them.
@@ -139,6 +158,10 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         expr_types: vec![TypeId::ERROR; ast.exprs.len()],
         values: FxHashMap::default(),
         ords: Vec::new(),
+        refs: FxHashMap::default(),
+        decl_ords: FxHashMap::default(),
+        functions: FxHashMap::default(),
+        cur_decl: None,
         scopes: vec![Scope::default()],
         externs: FxHashMap::default(),
         func: None,
@@ -153,6 +176,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         param_ids: Vec::new(),
         jumps: Vec::new(),
     };
+    s.predeclare();
     for &d in &ast.items {
         if s.pp.diags.stop {
             break;
@@ -166,10 +190,108 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         types: s.types,
         expr_types: s.expr_types,
         values: s.values,
+        ords: s.ords,
+        refs: s.refs,
+        decl_ords: s.decl_ords,
+        functions: s.functions,
+        type_names: s.tn_cache,
+        generic_choice: s.generic_choice,
     }
 }
 
 impl<'a> Sema<'a> {
+    /// gcc's predeclared typedefs: `__builtin_va_list` in the target's form, and the
+    /// `__int128` names.
+    fn predeclare(&mut self) {
+        use neverc_abi::IntKind;
+        use neverc_target::Arch;
+        let void = self.types.void();
+        let vp = self.types.pointer(void);
+        let va = match self.types.machine.arch {
+            // System V x86-64: `struct __va_list_tag { unsigned gp_offset, fp_offset;
+            // void *overflow_arg_area, *reg_save_area; }[1]`.
+            Arch::X86_64 if self.types.machine.os != neverc_target::Os::Windows => {
+                let u = self.types.int(IntKind::UInt);
+                let tag = self.pp.interner.intern(b"__va_list_tag");
+                let names = [
+                    "gp_offset",
+                    "fp_offset",
+                    "overflow_arg_area",
+                    "reg_save_area",
+                ];
+                let members = names
+                    .iter()
+                    .zip([u, u, vp, vp])
+                    .map(|(n, ty)| types::Member {
+                        name: Some(self.pp.interner.intern(n.as_bytes())),
+                        ty,
+                        bits: None,
+                        align: None,
+                        packed: false,
+                    })
+                    .collect();
+                let r = self.types.records.len() as u32;
+                self.types.records.push(types::RecordInfo {
+                    union: false,
+                    tag: Some(tag),
+                    members,
+                    complete: true,
+                    packed: false,
+                    align: None,
+                    pack: None,
+                    opaque: false,
+                });
+                let rt = self.types.intern(Kind::Record(r), 0);
+                self.types.intern(Kind::Array(rt, ArrLen::Fixed(1)), 0)
+            }
+            // AAPCS64: `struct { void *__stack, *__gr_top, *__vr_top; int __gr_offs,
+            // __vr_offs; }`.
+            Arch::AArch64 if self.types.machine.os == neverc_target::Os::Linux => {
+                let i = self.types.int(IntKind::Int);
+                let names = ["__stack", "__gr_top", "__vr_top", "__gr_offs", "__vr_offs"];
+                let members = names
+                    .iter()
+                    .zip([vp, vp, vp, i, i])
+                    .map(|(n, ty)| types::Member {
+                        name: Some(self.pp.interner.intern(n.as_bytes())),
+                        ty,
+                        bits: None,
+                        align: None,
+                        packed: false,
+                    })
+                    .collect();
+                let r = self.types.records.len() as u32;
+                self.types.records.push(types::RecordInfo {
+                    union: false,
+                    tag: Some(self.pp.interner.intern(b"__va_list")),
+                    members,
+                    complete: true,
+                    packed: false,
+                    align: None,
+                    pack: None,
+                    opaque: false,
+                });
+                self.types.intern(Kind::Record(r), 0)
+            }
+            _ => vp,
+        };
+        let i128 = self.types.int(IntKind::Int128);
+        let u128 = self.types.int(IntKind::UInt128);
+        for (name, ty) in [
+            ("__builtin_va_list", va),
+            ("__int128_t", i128),
+            ("__uint128_t", u128),
+        ] {
+            let name = self.pp.interner.intern(name.as_bytes());
+            self.bind(Ordinary {
+                name,
+                ty,
+                loc: Loc::default(),
+                kind: OrdKind::Typedef,
+            });
+        }
+    }
+
     pub(crate) fn name(&self, s: Symbol) -> String {
         self.pp.interner.str(s).into_owned()
     }

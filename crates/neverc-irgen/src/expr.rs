@@ -1,0 +1,2285 @@
+//! Expressions: values (scalars in SSA values, aggregates by address), lvalues (addresses,
+//! bit-fields), conversions, operators, calls through plans, and the builtins.
+
+use crate::func::Home;
+use crate::Gen;
+use neverc_abi::{Flags, Place};
+use neverc_front::parse::ast::{BinOp, ExprId, ExprKind, UnOp};
+use neverc_front::sema::{ArrLen, FloatK, Kind, OrdKind, TypeId};
+use neverc_ir::*;
+
+/// An rvalue: nothing, a scalar, or the address of an aggregate's bytes.
+#[derive(Clone, Copy, Debug)]
+pub enum Rv {
+    Void,
+    Scalar(Value),
+    Agg(Value),
+}
+
+/// An lvalue: an address, and for a bit-field its place in the bytes there.
+#[derive(Clone, Copy, Debug)]
+pub struct Lv {
+    pub addr: Value,
+    /// (bit offset from `addr`, width) of a bit-field.
+    pub bits: Option<(u32, u32)>,
+    pub ty: TypeId,
+    pub volatile: bool,
+}
+
+const VOLATILE: u8 = neverc_front::parse::ast::qual::VOLATILE;
+
+impl<'a> Gen<'a> {
+    fn ex(&self, e: ExprId) -> &'a neverc_front::parse::ast::Expr {
+        self.ast.expr(e)
+    }
+
+    /// The value of `e` after array and function decay.
+    pub fn rvalue(&mut self, e: ExprId) -> Rv {
+        let ty = self.expr_type(e);
+        match self.t.types.kind(ty) {
+            Kind::Array(..) | Kind::Func(_) => {
+                let lv = self.lvalue(e);
+                Rv::Scalar(lv.addr)
+            }
+            _ => self.rvalue_inner(e),
+        }
+    }
+
+    /// A scalar value (0 when the expression has none, after a refusal).
+    pub fn scalar(&mut self, e: ExprId) -> Value {
+        match self.rvalue(e) {
+            Rv::Scalar(v) => v,
+            _ => {
+                let loc = self.ex(e).loc;
+                self.refuse(loc, "this expression as a scalar");
+                self.b().iconst(Type::I32, 0)
+            }
+        }
+    }
+
+    /// The value of `e` converted to type `to`.
+    pub fn scalar_as(&mut self, e: ExprId, to: TypeId) -> Value {
+        let from = self.decayed_type(e);
+        if let Kind::Complex(el) = *self.t.types.kind(from) {
+            // A complex value converted to a real type keeps its real part; to _Bool, both.
+            let (re, im) = self.complex_parts(e, from);
+            if matches!(self.t.types.kind(to), Kind::Bool) {
+                let a = self.truth(re);
+                let b = self.truth(im);
+                return self.b().binary(BinaryOp::Or, a, b);
+            }
+            return self.convert(re, el, to);
+        }
+        let v = self.scalar(e);
+        self.convert(v, from, to)
+    }
+
+    /// The value of `e` as type `ty`: scalars converted, complex values converted part by
+    /// part (a real value gets a zero imaginary part), aggregates as they are.
+    pub fn rv_as(&mut self, e: ExprId, ty: TypeId) -> Rv {
+        if self.is_scalar(ty) {
+            return Rv::Scalar(self.scalar_as(e, ty));
+        }
+        if matches!(self.t.types.kind(ty), Kind::Complex(_)) {
+            let (re, im) = self.complex_parts(e, ty);
+            return Rv::Agg(self.make_complex(ty, re, im));
+        }
+        self.rvalue(e)
+    }
+
+    /// The element type of a complex type.
+    fn complex_elem(&self, ty: TypeId) -> TypeId {
+        match self.t.types.kind(ty) {
+            Kind::Complex(e) => *e,
+            _ => ty,
+        }
+    }
+
+    /// Real and imaginary parts of `e` converted to the parts of complex type `cty`.
+    pub fn complex_parts(&mut self, e: ExprId, cty: TypeId) -> (Value, Value) {
+        let el = self.complex_elem(cty);
+        // Imaginary constants.
+        if let ExprKind::Float(i) = self.strip_parens(e).kind {
+            let lit = &self.ast.lits.floats[i as usize];
+            if lit.imaginary {
+                let t = self.ir_type(el).unwrap_or(Type::F64);
+                let v = lit.value;
+                let im = self.float_const(t, v);
+                let re = self.zero_of(t);
+                return (re, im);
+            }
+        }
+        if let ExprKind::Int(i) = self.strip_parens(e).kind {
+            let lit = &self.ast.lits.ints[i as usize];
+            if lit.imaginary {
+                let t = self.ir_type(el).unwrap_or(Type::I32);
+                let v = lit.value as i128;
+                let im = if t.is_float() {
+                    self.float_const(t, v as f64)
+                } else {
+                    self.b().iconst(t, v)
+                };
+                let re = self.zero_of(t);
+                return (re, im);
+            }
+        }
+        let from = self.decayed_type(e);
+        if let Kind::Complex(fel) = *self.t.types.kind(from) {
+            let a = match self.rvalue(e) {
+                Rv::Agg(a) => a,
+                _ => {
+                    let z = self.zero_of(self.ir_type(el).unwrap_or(Type::F64));
+                    return (z, z);
+                }
+            };
+            let ft = self.ir_type(fel).unwrap_or(Type::F64);
+            let (sz, al) = self.size_align(fel);
+            let re = self.b().load(ft, a, 0, MemFlags::aligned(al));
+            let im = self.b().load(ft, a, sz as i32, MemFlags::aligned(al));
+            let re = self.convert(re, fel, el);
+            let im = self.convert(im, fel, el);
+            return (re, im);
+        }
+        let re = self.scalar_as(e, el);
+        let t = self.ir_type(el).unwrap_or(Type::F64);
+        let im = self.zero_of(t);
+        (re, im)
+    }
+
+    /// A complex temporary holding `re + im*i`.
+    pub fn make_complex(&mut self, cty: TypeId, re: Value, im: Value) -> Value {
+        let el = self.complex_elem(cty);
+        let (sz, al) = self.size_align(el);
+        let slot = self.b().add_slot(sz * 2, al);
+        let a = self.b().slot_addr(slot);
+        self.b().store(re, a, 0, MemFlags::aligned(al));
+        self.b().store(im, a, sz as i32, MemFlags::aligned(al));
+        a
+    }
+
+    /// Complex `+ - * /` and `== !=`.
+    fn complex_binary(&mut self, op: BinOp, a: ExprId, b: ExprId, ty: TypeId) -> Rv {
+        let at = self.decayed_type(a);
+        let bt = self.decayed_type(b);
+        let cmp = matches!(op, BinOp::Eq | BinOp::Ne);
+        // The common complex type.
+        let ct = if cmp {
+            let ra = self.complex_elem(at);
+            let rb = self.complex_elem(bt);
+            let r = self.t.types.usual(ra, rb).unwrap_or(ra);
+            self.t.types.intern(Kind::Complex(r), 0)
+        } else {
+            ty
+        };
+        let el = self.complex_elem(ct);
+        let float = self.is_float(el);
+        let (ar, ai) = self.complex_parts(a, ct);
+        let (br, bi) = self.complex_parts(b, ct);
+        let (add, sub, mul) = if float {
+            (BinaryOp::FAdd, BinaryOp::FSub, BinaryOp::FMul)
+        } else {
+            (BinaryOp::Add, BinaryOp::Sub, BinaryOp::Mul)
+        };
+        let (re, im) = match op {
+            BinOp::Add => (self.b().binary(add, ar, br), self.b().binary(add, ai, bi)),
+            BinOp::Sub => (self.b().binary(sub, ar, br), self.b().binary(sub, ai, bi)),
+            BinOp::Mul => {
+                let ac = self.b().binary(mul, ar, br);
+                let bd = self.b().binary(mul, ai, bi);
+                let ad = self.b().binary(mul, ar, bi);
+                let bc = self.b().binary(mul, ai, br);
+                (self.b().binary(sub, ac, bd), self.b().binary(add, ad, bc))
+            }
+            BinOp::Div if float => {
+                // libgcc's __div?c3 (C Annex G semantics).
+                let helper = match self.ir_type(el) {
+                    Some(Type::F32) => "__divsc3",
+                    Some(Type::F80) => "__divxc3",
+                    Some(Type::F128) => "__divtc3",
+                    _ => "__divdc3",
+                };
+                let vals = [
+                    Rv::Scalar(ar),
+                    Rv::Scalar(ai),
+                    Rv::Scalar(br),
+                    Rv::Scalar(bi),
+                ];
+                return self.call_named(helper, ct, &[el, el, el, el], &vals);
+            }
+            BinOp::Div => {
+                // (ar + ai i) / (br + bi i) = ((ar br + ai bi) + (ai br - ar bi) i) / (br² + bi²)
+                let signed = self.is_signed(el);
+                let div = if signed {
+                    BinaryOp::SDiv
+                } else {
+                    BinaryOp::UDiv
+                };
+                let d1 = self.b().binary(mul, br, br);
+                let d2 = self.b().binary(mul, bi, bi);
+                let den = self.b().binary(add, d1, d2);
+                let n1 = self.b().binary(mul, ar, br);
+                let n2 = self.b().binary(mul, ai, bi);
+                let nr = self.b().binary(add, n1, n2);
+                let n3 = self.b().binary(mul, ai, br);
+                let n4 = self.b().binary(mul, ar, bi);
+                let ni = self.b().binary(sub, n3, n4);
+                (self.b().binary(div, nr, den), self.b().binary(div, ni, den))
+            }
+            BinOp::Eq | BinOp::Ne => {
+                let (c1, c2) = if float {
+                    let cc = if op == BinOp::Eq {
+                        FloatCC::Eq
+                    } else {
+                        FloatCC::Ne
+                    };
+                    (self.b().fcmp(cc, ar, br), self.b().fcmp(cc, ai, bi))
+                } else {
+                    let cc = if op == BinOp::Eq {
+                        IntCC::Eq
+                    } else {
+                        IntCC::Ne
+                    };
+                    (self.b().icmp(cc, ar, br), self.b().icmp(cc, ai, bi))
+                };
+                let both = if op == BinOp::Eq {
+                    self.b().binary(BinaryOp::And, c1, c2)
+                } else {
+                    self.b().binary(BinaryOp::Or, c1, c2)
+                };
+                let rt = self.ir_type(ty).unwrap_or(Type::I32);
+                return Rv::Scalar(self.b().conv(ConvOp::Zext, both, rt));
+            }
+            _ => {
+                let loc = self.ex(a).loc;
+                self.refuse(loc, "this operator on complex values");
+                (ar, ai)
+            }
+        };
+        Rv::Agg(self.make_complex(ct, re, im))
+    }
+
+    pub fn decayed_type(&mut self, e: ExprId) -> TypeId {
+        let t = self.expr_type(e);
+        self.t.types.decay(t)
+    }
+
+    fn int_const(&mut self, ty: TypeId, v: i128) -> Value {
+        let it = self.ir_type(ty).unwrap_or(Type::I32);
+        if it.is_float() {
+            return self.float_const(it, v as f64);
+        }
+        self.b().iconst(it, v)
+    }
+
+    pub fn float_const(&mut self, t: Type, v: f64) -> Value {
+        let bits = match t {
+            Type::F32 => (v as f32).to_bits() as u128,
+            Type::F64 => v.to_bits() as u128,
+            Type::F80 => crate::consts::f64_to_f80(v),
+            _ => crate::consts::f64_to_f128(v),
+        };
+        self.b().fconst(t, bits)
+    }
+
+    /// Converts a scalar of C type `from` to C type `to` (C17 6.3).
+    pub fn convert(&mut self, v: Value, from: TypeId, to: TypeId) -> Value {
+        let Some(tt) = self.ir_type(to) else {
+            return v;
+        };
+        let Some(ft) = self.ir_type(from) else {
+            // An operand whose C type sema left open (a builtin's result): its machine
+            // type decides, as a signed value.
+            let vt = self.b().func.value_type(v);
+            if vt == tt {
+                return v;
+            }
+            let int = self.t.types.int(neverc_abi::IntKind::Long);
+            let from = match vt {
+                Type::I8 => self.t.types.int(neverc_abi::IntKind::SChar),
+                Type::I16 => self.t.types.int(neverc_abi::IntKind::Short),
+                Type::I32 => self.t.types.int(neverc_abi::IntKind::Int),
+                Type::F32 => self.float_kind_type(FloatK::Float),
+                Type::F64 => self.float_kind_type(FloatK::Double),
+                Type::F80 => self.float_kind_type(FloatK::LongDouble),
+                _ => int,
+            };
+            return self.convert(v, from, to);
+        };
+        let vt = self.b().func.value_type(v);
+        if matches!(self.t.types.kind(to), Kind::Bool)
+            && !matches!(self.t.types.kind(from), Kind::Bool)
+        {
+            return self.truth(v);
+        }
+        let ft = if vt != ft { vt } else { ft };
+        if ft == tt {
+            return v;
+        }
+        let signed = self.is_signed(from);
+        // Integer constants convert at compile time.
+        if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
+            if ft.is_int() && tt.is_int() {
+                let bits = ft.bytes() * 8;
+                let m = if bits >= 128 {
+                    -1i128
+                } else {
+                    (1i128 << bits) - 1
+                };
+                let u = imm & m;
+                let x = if signed && bits < 128 && (u >> (bits - 1)) & 1 == 1 {
+                    u - (1i128 << bits)
+                } else {
+                    u
+                };
+                return self.b().iconst(tt, x);
+            }
+        }
+        match (ft.is_float(), tt.is_float()) {
+            (false, false) => {
+                if ft.bytes() == tt.bytes() {
+                    self.b().conv(ConvOp::Bitcast, v, tt)
+                } else if ft.bytes() > tt.bytes() {
+                    self.b().conv(ConvOp::Trunc, v, tt)
+                } else if signed {
+                    self.b().conv(ConvOp::Sext, v, tt)
+                } else {
+                    self.b().conv(ConvOp::Zext, v, tt)
+                }
+            }
+            (false, true) => {
+                // Narrow integers convert through int.
+                let (v, signed) = if ft.bytes() < 4 {
+                    let op = if signed { ConvOp::Sext } else { ConvOp::Zext };
+                    (self.b().conv(op, v, Type::I32), true)
+                } else {
+                    (v, signed)
+                };
+                let v = if ft == Type::Ptr {
+                    self.b().conv(ConvOp::Bitcast, v, Type::I64)
+                } else {
+                    v
+                };
+                let op = if signed { ConvOp::SToF } else { ConvOp::UToF };
+                self.b().conv(op, v, tt)
+            }
+            (true, false) => {
+                let unsigned =
+                    !self.is_signed(to) && !matches!(self.t.types.kind(to), Kind::Pointer(_));
+                let op = if unsigned { ConvOp::FToU } else { ConvOp::FToS };
+                if tt.bytes() < 4 {
+                    let w = self.b().conv(ConvOp::FToS, v, Type::I32);
+                    self.b().conv(ConvOp::Trunc, w, tt)
+                } else if tt == Type::Ptr {
+                    let w = self.b().conv(op, v, Type::I64);
+                    self.b().conv(ConvOp::Bitcast, w, Type::Ptr)
+                } else {
+                    self.b().conv(op, v, tt)
+                }
+            }
+            (true, true) => {
+                if ft.bytes() < tt.bytes() {
+                    self.b().conv(ConvOp::FExt, v, tt)
+                } else {
+                    self.b().conv(ConvOp::FTrunc, v, tt)
+                }
+            }
+        }
+    }
+
+    /// The instruction defining `v`, if any.
+    fn def_op(&mut self, v: Value) -> Option<Op> {
+        match self.b().func.values[v.index()].def {
+            ValueDef::Result(i, 0) => Some(self.b().func.insts[i.index()].op.clone()),
+            _ => None,
+        }
+    }
+
+    /// `v != 0` as an i8.
+    pub fn truth(&mut self, v: Value) -> Value {
+        // A comparison widened to int: its i8 already is the truth value.
+        if let Some(Op::Conv {
+            op: ConvOp::Zext,
+            arg,
+            ..
+        }) = self.def_op(v)
+        {
+            if let Some(Op::Icmp { .. } | Op::Fcmp { .. }) = self.def_op(arg) {
+                return arg;
+            }
+        }
+        let t = self.b().func.value_type(v);
+        if t.is_float() {
+            let z = self.b().fconst(t, 0);
+            self.b().fcmp(FloatCC::Ne, v, z)
+        } else {
+            let z = self.b().iconst(t, 0);
+            self.b().icmp(IntCC::Ne, v, z)
+        }
+    }
+
+    /// The lvalue an expression designates.
+    pub fn lvalue(&mut self, e: ExprId) -> Lv {
+        let ex = self.ex(e);
+        let ty = self.expr_type(e);
+        let volatile = self.t.types.quals(ty) & VOLATILE != 0;
+        let plain = |addr| Lv {
+            addr,
+            bits: None,
+            ty,
+            volatile,
+        };
+        match &ex.kind {
+            ExprKind::Paren(x) => {
+                let mut lv = self.lvalue(*x);
+                lv.ty = ty;
+                lv
+            }
+            ExprKind::Ident(s) => {
+                let Some(&o) = self.t.refs.get(&e) else {
+                    let n = self.name(*s);
+                    if matches!(
+                        n.as_str(),
+                        "__func__" | "__FUNCTION__" | "__PRETTY_FUNCTION__"
+                    ) {
+                        let name = self.fs().name.clone();
+                        let a = self.string_data(name.as_bytes(), 1);
+                        return plain(a);
+                    }
+                    self.refuse(ex.loc, format!("'{n}' here"));
+                    let z = self.b().iconst(Type::Ptr, 0);
+                    return plain(z);
+                };
+                let addr = self.object_addr(o);
+                let mut lv = plain(addr);
+                let oty = self.t.ords[o as usize].ty;
+                lv.volatile |= self.t.types.quals(oty) & VOLATILE != 0;
+                lv
+            }
+            ExprKind::Unary(UnOp::Deref, x) => {
+                let p = self.scalar(*x);
+                let pv = self.decayed_type(*x);
+                let pointee_vol = self
+                    .t
+                    .types
+                    .pointee(pv)
+                    .map(|p| self.t.types.quals(p) & VOLATILE != 0)
+                    .unwrap_or(false);
+                let mut lv = plain(p);
+                lv.volatile |= pointee_vol;
+                lv
+            }
+            ExprKind::Index(a, i) => {
+                let (pe, ie) = if self.is_pointer(self.t.expr_types[a.0 as usize])
+                    || matches!(self.t.types.kind(self.expr_type(*a)), Kind::Array(..))
+                {
+                    (*a, *i)
+                } else {
+                    (*i, *a)
+                };
+                let pt = self.decayed_type(pe);
+                let p = self.scalar(pe);
+                let it = self.expr_type(ie);
+                let iv = self.scalar(ie);
+                let addr = self.ptr_add(p, pt, iv, it, false);
+                let mut lv = plain(addr);
+                lv.volatile |= self
+                    .t
+                    .types
+                    .pointee(pt)
+                    .map(|p| self.t.types.quals(p) & VOLATILE != 0)
+                    .unwrap_or(false);
+                lv
+            }
+            ExprKind::Member { base, name, arrow } => {
+                let (addr, rty, bvol) = if *arrow {
+                    let pt = self.decayed_type(*base);
+                    let p = self.scalar(*base);
+                    let rt = self.t.types.pointee(pt).unwrap_or(pt);
+                    let v = self.t.types.quals(rt) & VOLATILE != 0;
+                    (p, rt, v)
+                } else {
+                    let bt = self.expr_type(*base);
+                    match self.rvalue_or_lvalue_addr(*base) {
+                        Some((a, v)) => (a, bt, v),
+                        None => {
+                            let z = self.b().iconst(Type::Ptr, 0);
+                            (z, bt, false)
+                        }
+                    }
+                };
+                let Some(m) = self.member(rty, *name) else {
+                    self.refuse(ex.loc, "this member access");
+                    return plain(addr);
+                };
+                let addr = self.add_offset(addr, m.offset as i64);
+                Lv {
+                    addr,
+                    bits: m.bits,
+                    ty,
+                    volatile: volatile || bvol,
+                }
+            }
+            ExprKind::CompoundLit(tn, init) => {
+                let cty = self.t.type_names.get(tn).copied().unwrap_or(ty);
+                let cty = if matches!(self.t.types.kind(cty), Kind::Array(_, ArrLen::Unknown)) {
+                    ty
+                } else {
+                    cty
+                };
+                let (size, align) = self.size_align(cty);
+                if self.fs.is_none() {
+                    let z = self.b().iconst(Type::Ptr, 0);
+                    return plain(z);
+                }
+                let slot = self.b().add_slot(size.max(1), align);
+                let a = self.b().slot_addr(slot);
+                self.init_local(a, cty, *init);
+                plain(a)
+            }
+            ExprKind::Str(i) => {
+                let a = self.string_lit(*i);
+                plain(a)
+            }
+            ExprKind::StmtExpr(_)
+            | ExprKind::Call(..)
+            | ExprKind::Assign(..)
+            | ExprKind::Cond(..)
+            | ExprKind::Comma(..)
+            | ExprKind::VaArg(..)
+            | ExprKind::Cast(..) => {
+                // Aggregate rvalues have addresses of their temporaries.
+                match self.rvalue_inner(e) {
+                    Rv::Agg(a) => plain(a),
+                    Rv::Scalar(v) => {
+                        // A scalar rvalue whose address is needed (`(x = y).m` cannot
+                        // happen for scalars; keep a temporary for safety).
+                        let t = self.b().func.value_type(v);
+                        let slot = self.b().add_slot(t.bytes().max(1) as u64, 16);
+                        let a = self.b().slot_addr(slot);
+                        self.b().store(v, a, 0, MemFlags::aligned(1));
+                        plain(a)
+                    }
+                    Rv::Void => {
+                        let z = self.b().iconst(Type::Ptr, 0);
+                        plain(z)
+                    }
+                }
+            }
+            ExprKind::Generic(..) => match self.t.generic_choice.get(&e).copied() {
+                Some(c) => self.lvalue(c),
+                None => {
+                    let z = self.b().iconst(Type::Ptr, 0);
+                    plain(z)
+                }
+            },
+            ExprKind::Unary(UnOp::Extension, x) => self.lvalue(*x),
+            ExprKind::Unary(UnOp::Real | UnOp::Imag, x) => {
+                let lv = self.lvalue(*x);
+                let is_imag = matches!(ex.kind, ExprKind::Unary(UnOp::Imag, _));
+                if matches!(self.t.types.kind(self.expr_type(*x)), Kind::Complex(_)) {
+                    let (sz, _) = self.size_align(ty);
+                    let a = if is_imag {
+                        self.add_offset(lv.addr, sz as i64)
+                    } else {
+                        lv.addr
+                    };
+                    plain(a)
+                } else {
+                    plain(lv.addr)
+                }
+            }
+            ExprKind::ChooseExpr(c, a, b) => {
+                let pick = self.const_int(*c).unwrap_or(0) != 0;
+                self.lvalue(if pick { *a } else { *b })
+            }
+            _ => {
+                self.refuse(ex.loc, "this expression as an lvalue");
+                let z = self.b().iconst(Type::Ptr, 0);
+                plain(z)
+            }
+        }
+    }
+
+    /// The address of an aggregate operand (member access on an rvalue struct).
+    fn rvalue_or_lvalue_addr(&mut self, e: ExprId) -> Option<(Value, bool)> {
+        let lv = self.lvalue(e);
+        Some((lv.addr, lv.volatile))
+    }
+
+    pub fn add_offset(&mut self, a: Value, off: i64) -> Value {
+        if off == 0 {
+            return a;
+        }
+        let o = self.b().iconst(Type::I64, off as i128);
+        let ai = self.b().conv(ConvOp::Bitcast, a, Type::I64);
+        let s = self.b().binary(BinaryOp::Add, ai, o);
+        self.b().conv(ConvOp::Bitcast, s, Type::Ptr)
+    }
+
+    /// `p + i` (or `p - i`) scaled by the pointee size.
+    pub fn ptr_add(&mut self, p: Value, pt: TypeId, i: Value, it: TypeId, sub: bool) -> Value {
+        let size = self.pointee_size(pt) as i128;
+        let iv = {
+            let i64t = self.t.types.int(if self.is_signed(it) {
+                neverc_abi::IntKind::Long
+            } else {
+                neverc_abi::IntKind::ULong
+            });
+            self.convert(i, it, i64t)
+        };
+        let scaled = if size == 1 {
+            iv
+        } else {
+            let s = self.b().iconst(Type::I64, size);
+            self.b().binary(BinaryOp::Mul, iv, s)
+        };
+        let pi = self.b().conv(ConvOp::Bitcast, p, Type::I64);
+        let op = if sub { BinaryOp::Sub } else { BinaryOp::Add };
+        let r = self.b().binary(op, pi, scaled);
+        self.b().conv(ConvOp::Bitcast, r, Type::Ptr)
+    }
+
+    /// The address of an object by its entry.
+    pub fn object_addr(&mut self, o: u32) -> Value {
+        if let Some(h) = self.fs.as_ref().and_then(|f| f.locals.get(&o).copied()) {
+            return match h {
+                Home::Slot(s) => self.b().slot_addr(s),
+                Home::Addr(v) => v,
+            };
+        }
+        let sym = self.object_sym(o);
+        self.b().sym_addr(sym, 0)
+    }
+
+    /// Reads an lvalue.
+    pub fn load(&mut self, lv: Lv) -> Rv {
+        let Some(t) = self.ir_type(lv.ty) else {
+            if matches!(self.t.types.kind(lv.ty), Kind::Void) {
+                return Rv::Void;
+            }
+            return Rv::Agg(lv.addr);
+        };
+        let (_, align) = self.size_align(lv.ty);
+        let flags = MemFlags {
+            align,
+            volatile: lv.volatile,
+        };
+        if let Some((off, width)) = lv.bits {
+            return Rv::Scalar(self.load_bits(
+                lv.addr,
+                off,
+                width,
+                t,
+                self.is_signed(lv.ty),
+                flags,
+            ));
+        }
+        Rv::Scalar(self.b().load(t, lv.addr, 0, flags))
+    }
+
+    /// Writes `v` (already of the lvalue's type) to an lvalue; gives the value stored.
+    pub fn store(&mut self, lv: Lv, v: Rv) -> Rv {
+        let (size, align) = self.size_align(lv.ty);
+        let flags = MemFlags {
+            align,
+            volatile: lv.volatile,
+        };
+        match v {
+            Rv::Scalar(x) => {
+                if let Some((off, width)) = lv.bits {
+                    let t = self.b().func.value_type(x);
+                    self.store_bits(lv.addr, off, width, x, flags);
+                    // The value of the assignment is the stored, truncated value.
+                    let r = self.load_bits(lv.addr, off, width, t, self.is_signed(lv.ty), flags);
+                    return Rv::Scalar(r);
+                }
+                self.b().store(x, lv.addr, 0, flags);
+                v
+            }
+            Rv::Agg(src) => {
+                self.b().push(
+                    Op::Copy {
+                        dst: lv.addr,
+                        src,
+                        size,
+                        align,
+                    },
+                    None,
+                );
+                Rv::Agg(lv.addr)
+            }
+            Rv::Void => v,
+        }
+    }
+
+    /// The smallest load window (1, 2, 4 or 8 bytes) holding bits `off..off+width`.
+    fn bit_window(off: u32, width: u32) -> Type {
+        let bytes = (off + width).div_ceil(8);
+        match bytes {
+            1 => Type::I8,
+            2 => Type::I16,
+            3 | 4 => Type::I32,
+            _ => Type::I64,
+        }
+    }
+
+    fn load_bits(
+        &mut self,
+        addr: Value,
+        off: u32,
+        width: u32,
+        t: Type,
+        signed: bool,
+        flags: MemFlags,
+    ) -> Value {
+        if off + width > 64 {
+            // Straddles 9 bytes (packed): read the two halves byte-aligned.
+            return self.load_bits_wide(addr, off, width, t, signed, flags);
+        }
+        let w = Self::bit_window(off, width);
+        let word = self.b().load(w, addr, 0, MemFlags { align: 1, ..flags });
+        let word = if w != Type::I64 {
+            self.b().conv(ConvOp::Zext, word, Type::I64)
+        } else {
+            word
+        };
+        // Shift the field to the top, then back down with the field's signedness.
+        let up = 64 - off - width;
+        let x = if up > 0 {
+            let s = self.b().iconst(Type::I64, up as i128);
+            self.b().binary(BinaryOp::Shl, word, s)
+        } else {
+            word
+        };
+        let s = self.b().iconst(Type::I64, (64 - width) as i128);
+        let op = if signed {
+            BinaryOp::AShr
+        } else {
+            BinaryOp::LShr
+        };
+        let x = self.b().binary(op, x, s);
+        if t == Type::I64 {
+            x
+        } else if t.bytes() < 8 {
+            self.b().conv(ConvOp::Trunc, x, t)
+        } else {
+            let op = if signed { ConvOp::Sext } else { ConvOp::Zext };
+            self.b().conv(op, x, t)
+        }
+    }
+
+    fn load_bits_wide(
+        &mut self,
+        addr: Value,
+        off: u32,
+        width: u32,
+        t: Type,
+        signed: bool,
+        flags: MemFlags,
+    ) -> Value {
+        // Assemble byte by byte into an i64 (fields are at most 64 bits wide).
+        let first = off / 8;
+        let last = (off + width - 1) / 8;
+        let mut acc = self.b().iconst(Type::I64, 0);
+        for (k, byte) in (first..=last).enumerate() {
+            let b = self
+                .b()
+                .load(Type::I8, addr, byte as i32, MemFlags { align: 1, ..flags });
+            let b = self.b().conv(ConvOp::Zext, b, Type::I64);
+            let sh = (k as i64) * 8 - (off % 8) as i64;
+            let part = if sh >= 0 {
+                let s = self.b().iconst(Type::I64, sh as i128);
+                self.b().binary(BinaryOp::Shl, b, s)
+            } else {
+                let s = self.b().iconst(Type::I64, (-sh) as i128);
+                self.b().binary(BinaryOp::LShr, b, s)
+            };
+            acc = self.b().binary(BinaryOp::Or, acc, part);
+        }
+        let up = 64 - width;
+        let s = self.b().iconst(Type::I64, up as i128);
+        let x = self.b().binary(BinaryOp::Shl, acc, s);
+        let op = if signed {
+            BinaryOp::AShr
+        } else {
+            BinaryOp::LShr
+        };
+        let x = self.b().binary(op, x, s);
+        if t.bytes() < 8 {
+            self.b().conv(ConvOp::Trunc, x, t)
+        } else {
+            x
+        }
+    }
+
+    fn store_bits(&mut self, addr: Value, off: u32, width: u32, v: Value, flags: MemFlags) {
+        let vt = self.b().func.value_type(v);
+        let v64 = if vt.bytes() < 8 {
+            self.b().conv(ConvOp::Zext, v, Type::I64)
+        } else if vt != Type::I64 {
+            self.b().conv(ConvOp::Bitcast, v, Type::I64)
+        } else {
+            v
+        };
+        if off + width > 64 {
+            // Byte by byte.
+            let first = off / 8;
+            let last = (off + width - 1) / 8;
+            for byte in first..=last {
+                let lo_bit = byte * 8;
+                // Bits of this byte that belong to the field.
+                let fs = off.max(lo_bit) - lo_bit;
+                let fe = (off + width).min(lo_bit + 8) - lo_bit;
+                let mask: u8 = (((1u16 << (fe - fs)) - 1) << fs) as u8;
+                let sh = lo_bit as i64 + fs as i64 - off as i64; // field bit index of fs
+                let shifted = {
+                    let s = self.b().iconst(Type::I64, sh as i128);
+                    self.b().binary(BinaryOp::LShr, v64, s)
+                };
+                let shifted = {
+                    let s = self.b().iconst(Type::I64, fs as i128);
+                    self.b().binary(BinaryOp::Shl, shifted, s)
+                };
+                let nb = self.b().conv(ConvOp::Trunc, shifted, Type::I8);
+                let m = self.b().iconst(Type::I8, mask as i128);
+                let nb = self.b().binary(BinaryOp::And, nb, m);
+                let old =
+                    self.b()
+                        .load(Type::I8, addr, byte as i32, MemFlags { align: 1, ..flags });
+                let nm = self.b().iconst(Type::I8, !mask as i128);
+                let keep = self.b().binary(BinaryOp::And, old, nm);
+                let new = self.b().binary(BinaryOp::Or, keep, nb);
+                self.b()
+                    .store(new, addr, byte as i32, MemFlags { align: 1, ..flags });
+            }
+            return;
+        }
+        let w = Self::bit_window(off, width);
+        let mask: u64 = if width == 64 {
+            u64::MAX
+        } else {
+            ((1u64 << width) - 1) << off
+        };
+        let old = self.b().load(w, addr, 0, MemFlags { align: 1, ..flags });
+        let old64 = if w != Type::I64 {
+            self.b().conv(ConvOp::Zext, old, Type::I64)
+        } else {
+            old
+        };
+        let s = self.b().iconst(Type::I64, off as i128);
+        let nv = self.b().binary(BinaryOp::Shl, v64, s);
+        let m = self.b().iconst(Type::I64, mask as i128);
+        let nv = self.b().binary(BinaryOp::And, nv, m);
+        let nm = self.b().iconst(Type::I64, !mask as i128);
+        let keep = self.b().binary(BinaryOp::And, old64, nm);
+        let new = self.b().binary(BinaryOp::Or, keep, nv);
+        let new = if w != Type::I64 {
+            self.b().conv(ConvOp::Trunc, new, w)
+        } else {
+            new
+        };
+        self.b().store(new, addr, 0, MemFlags { align: 1, ..flags });
+    }
+
+    /// An integer constant expression's value, if sema evaluated it or it is a literal.
+    pub fn const_int(&mut self, e: ExprId) -> Option<i128> {
+        if let Some(&v) = self.t.values.get(&e) {
+            return Some(v);
+        }
+        crate::consts::eval_int(self, e)
+    }
+
+    fn rvalue_inner(&mut self, e: ExprId) -> Rv {
+        let ex = self.ex(e);
+        let ty = self.expr_type(e);
+        if let Some(&v) = self.t.values.get(&e) {
+            if self.t.types.is_integer(ty) {
+                return Rv::Scalar(self.int_const(ty, v));
+            }
+        }
+        match &ex.kind {
+            ExprKind::Paren(x) => self.rvalue(*x),
+            ExprKind::Ident(_) => {
+                if let Some(&o) = self.t.refs.get(&e) {
+                    if let OrdKind::EnumConst(v) = self.t.ords[o as usize].kind {
+                        return Rv::Scalar(self.int_const(ty, v));
+                    }
+                }
+                let lv = self.lvalue(e);
+                self.load(lv)
+            }
+            ExprKind::Int(i) if self.ast.lits.ints[*i as usize].imaginary => self.rv_as(e, ty),
+            ExprKind::Int(_) | ExprKind::Char(_) | ExprKind::BoolLit(_) => {
+                let v = self.const_int(e).unwrap_or(0);
+                Rv::Scalar(self.int_const(ty, v))
+            }
+            ExprKind::Nullptr => Rv::Scalar(self.b().iconst(Type::Ptr, 0)),
+            ExprKind::Float(i) => {
+                let lit = &self.ast.lits.floats[*i as usize];
+                if lit.imaginary {
+                    return self.rv_as(e, ty);
+                }
+                let t = self.ir_type(ty).unwrap_or(Type::F64);
+                let v = lit.value;
+                let bits = match t {
+                    Type::F32 => crate::consts::parse_f32(&lit.text)
+                        .unwrap_or(v as f32)
+                        .to_bits() as u128,
+                    Type::F64 => v.to_bits() as u128,
+                    Type::F80 => crate::consts::f64_to_f80(v),
+                    _ => crate::consts::f64_to_f128(v),
+                };
+                Rv::Scalar(self.b().fconst(t, bits))
+            }
+            ExprKind::Str(_) => {
+                let lv = self.lvalue(e);
+                Rv::Scalar(lv.addr)
+            }
+            ExprKind::Unary(op, x) => self.unary(e, *op, *x),
+            ExprKind::Binary(op, a, b) => self.binary_expr(e, *op, *a, *b),
+            ExprKind::Assign(op, l, r) => self.assign(e, *op, *l, *r),
+            ExprKind::Cond(c, a, b) => self.conditional(e, *c, *a, *b),
+            ExprKind::Comma(a, b) => {
+                self.effect(*a);
+                self.rvalue(*b)
+            }
+            ExprKind::Call(f, args) => self.call(e, *f, args),
+            ExprKind::Index(..) | ExprKind::Member { .. } | ExprKind::CompoundLit(..) => {
+                let lv = self.lvalue(e);
+                self.load(lv)
+            }
+            ExprKind::Cast(_, x) => {
+                if matches!(self.t.types.kind(ty), Kind::Void) {
+                    self.effect(*x);
+                    return Rv::Void;
+                }
+                if matches!(self.t.types.kind(ty), Kind::Complex(_)) {
+                    return self.rv_as(*x, ty);
+                }
+                if !self.is_scalar(ty) {
+                    // Casts to unions (GNU) and same-type struct casts.
+                    let r = self.rvalue(*x);
+                    if let Rv::Scalar(v) = r {
+                        if matches!(self.t.types.kind(ty), Kind::Record(_)) {
+                            let (size, align) = self.size_align(ty);
+                            let slot = self.b().add_slot(size.max(1), align);
+                            let a = self.b().slot_addr(slot);
+                            self.b().push(
+                                Op::Zero {
+                                    dst: a,
+                                    size,
+                                    align,
+                                },
+                                None,
+                            );
+                            self.b().store(v, a, 0, MemFlags::aligned(1));
+                            return Rv::Agg(a);
+                        }
+                    }
+                    return r;
+                }
+                Rv::Scalar(self.scalar_as(*x, ty))
+            }
+            ExprKind::SizeofExpr(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofExpr(_)
+            | ExprKind::AlignofType(_)
+            | ExprKind::Offsetof(..)
+            | ExprKind::TypesCompatible(..) => match self.const_int(e) {
+                Some(v) => Rv::Scalar(self.int_const(ty, v)),
+                None => {
+                    self.refuse(ex.loc, "sizeof of a variable length array");
+                    Rv::Scalar(self.int_const(ty, 0))
+                }
+            },
+            ExprKind::Generic(..) => match self.t.generic_choice.get(&e).copied() {
+                Some(c) => self.rvalue(c),
+                None => Rv::Void,
+            },
+            ExprKind::ChooseExpr(c, a, b) => {
+                let pick = self.const_int(*c).unwrap_or(0) != 0;
+                self.rvalue(if pick { *a } else { *b })
+            }
+            ExprKind::StmtExpr(s) => self.stmt_expr(*s),
+            ExprKind::LabelAddr(l) => {
+                let blk = self.label_block(*l);
+                if !self.fs().addressed.contains(&blk) {
+                    self.fs().addressed.push(blk);
+                }
+                let v = self.b().push(Op::BlockAddr(blk), Some(Type::Ptr)).unwrap();
+                Rv::Scalar(v)
+            }
+            ExprKind::VaArg(ap, _) => self.va_arg(e, *ap, ty),
+            ExprKind::Error => Rv::Scalar(self.b().iconst(Type::I32, 0)),
+        }
+    }
+
+    fn is_imaginary(&self, e: ExprId) -> bool {
+        match self.strip_parens(e).kind {
+            ExprKind::Float(i) => self.ast.lits.floats[i as usize].imaginary,
+            ExprKind::Int(i) => self.ast.lits.ints[i as usize].imaginary,
+            _ => false,
+        }
+    }
+
+    /// Evaluates for side effects only.
+    pub fn effect(&mut self, e: ExprId) {
+        let _ = self.rvalue(e);
+    }
+
+    fn unary(&mut self, e: ExprId, op: UnOp, x: ExprId) -> Rv {
+        let ty = self.expr_type(e);
+        match op {
+            UnOp::Plus | UnOp::Neg | UnOp::BitNot
+                if matches!(self.t.types.kind(ty), Kind::Complex(_)) =>
+            {
+                let (re, im) = self.complex_parts(x, ty);
+                let el = self.complex_elem(ty);
+                let neg = if self.is_float(el) {
+                    UnaryOp::FNeg
+                } else {
+                    UnaryOp::Neg
+                };
+                let (re, im) = match op {
+                    UnOp::Plus => (re, im),
+                    UnOp::Neg => (self.b().unary(neg, re), self.b().unary(neg, im)),
+                    _ => (re, self.b().unary(neg, im)),
+                };
+                Rv::Agg(self.make_complex(ty, re, im))
+            }
+            UnOp::Plus => Rv::Scalar(self.scalar_as(x, ty)),
+            UnOp::Neg => {
+                let v = self.scalar_as(x, ty);
+                let uop = if self.is_float(ty) {
+                    UnaryOp::FNeg
+                } else {
+                    UnaryOp::Neg
+                };
+                Rv::Scalar(self.b().unary(uop, v))
+            }
+            UnOp::BitNot => {
+                let v = self.scalar_as(x, ty);
+                Rv::Scalar(self.b().unary(UnaryOp::Not, v))
+            }
+            UnOp::Not => {
+                let v = self.scalar(x);
+                let t = self.truth(v);
+                let one = self.b().iconst(Type::I8, 1);
+                let n = self.b().binary(BinaryOp::Xor, t, one);
+                Rv::Scalar(self.b().conv(ConvOp::Zext, n, Type::I32))
+            }
+            UnOp::Deref => {
+                if matches!(self.t.types.kind(ty), Kind::Func(_)) {
+                    return Rv::Scalar(self.scalar(x));
+                }
+                let lv = self.lvalue(e);
+                self.load(lv)
+            }
+            UnOp::Addr => {
+                let xt = self.expr_type(x);
+                if matches!(self.t.types.kind(xt), Kind::Func(_)) {
+                    return Rv::Scalar(self.scalar(x));
+                }
+                let lv = self.lvalue(x);
+                Rv::Scalar(lv.addr)
+            }
+            UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => {
+                let lv = self.lvalue(x);
+                let old = match self.load(lv) {
+                    Rv::Scalar(v) => v,
+                    _ => return Rv::Void,
+                };
+                let lt = lv.ty;
+                let sub = matches!(op, UnOp::PreDec | UnOp::PostDec);
+                let new = if self.is_pointer(lt) {
+                    let one = self.b().iconst(Type::I64, 1);
+                    let lt_i = self.t.types.int(neverc_abi::IntKind::Long);
+                    self.ptr_add(old, lt, one, lt_i, sub)
+                } else if matches!(self.t.types.kind(lt), Kind::Bool) {
+                    // ++ on _Bool sets it; -- toggles.
+                    if sub {
+                        let one = self.b().iconst(Type::I8, 1);
+                        self.b().binary(BinaryOp::Xor, old, one)
+                    } else {
+                        self.b().iconst(Type::I8, 1)
+                    }
+                } else {
+                    let pt = self.t.types.promote(lt);
+                    let ov = self.convert(old, lt, pt);
+                    let one = self.int_const(pt, 1);
+                    let bop = match (self.is_float(pt), sub) {
+                        (true, false) => BinaryOp::FAdd,
+                        (true, true) => BinaryOp::FSub,
+                        (false, false) => BinaryOp::Add,
+                        (false, true) => BinaryOp::Sub,
+                    };
+                    let r = self.b().binary(bop, ov, one);
+                    self.convert(r, pt, lt)
+                };
+                let stored = self.store(lv, Rv::Scalar(new));
+                if matches!(op, UnOp::PreInc | UnOp::PreDec) {
+                    stored
+                } else {
+                    Rv::Scalar(old)
+                }
+            }
+            UnOp::Real | UnOp::Imag => {
+                let xt = self.expr_type(x);
+                if matches!(self.t.types.kind(xt), Kind::Complex(_)) {
+                    let lv = self.lvalue(e);
+                    return self.load(lv);
+                }
+                if op == UnOp::Imag {
+                    let v = self.scalar(x);
+                    let _ = v;
+                    return Rv::Scalar(self.int_const(ty, 0));
+                }
+                Rv::Scalar(self.scalar_as(x, ty))
+            }
+            UnOp::Extension => self.rvalue(x),
+        }
+    }
+
+    fn binary_expr(&mut self, e: ExprId, op: BinOp, a: ExprId, b: ExprId) -> Rv {
+        let ty = self.expr_type(e);
+        match op {
+            BinOp::And | BinOp::Or => {
+                let rhs = self.b().new_block();
+                let done = self.b().new_block();
+                let r = self.b().add_param(done, Type::I8);
+                let av = self.scalar(a);
+                let at = self.truth(av);
+                let short = self
+                    .b()
+                    .iconst(Type::I8, if op == BinOp::And { 0 } else { 1 });
+                let (t, f) = if op == BinOp::And {
+                    (
+                        BlockCall {
+                            block: rhs,
+                            args: vec![],
+                        },
+                        BlockCall {
+                            block: done,
+                            args: vec![short],
+                        },
+                    )
+                } else {
+                    (
+                        BlockCall {
+                            block: done,
+                            args: vec![short],
+                        },
+                        BlockCall {
+                            block: rhs,
+                            args: vec![],
+                        },
+                    )
+                };
+                self.b().push(
+                    Op::Branch {
+                        cond: at,
+                        then: t,
+                        els: f,
+                    },
+                    None,
+                );
+                self.b().switch_to(rhs);
+                let bv = self.scalar(b);
+                let bt = self.truth(bv);
+                self.b().jump(done, vec![bt]);
+                self.b().switch_to(done);
+                Rv::Scalar(self.b().conv(ConvOp::Zext, r, Type::I32))
+            }
+            _ => {
+                let at = self.decayed_type(a);
+                let bt = self.decayed_type(b);
+                let cplx = |g: &Self, t: TypeId| matches!(g.t.types.kind(t), Kind::Complex(_));
+                if cplx(self, at)
+                    || cplx(self, bt)
+                    || cplx(self, ty)
+                    || self.is_imaginary(a)
+                    || self.is_imaginary(b)
+                {
+                    return self.complex_binary(op, a, b, ty);
+                }
+                let av = self.scalar(a);
+                let bv = self.scalar(b);
+                Rv::Scalar(self.arith(op, av, at, bv, bt, ty))
+            }
+        }
+    }
+
+    /// `a op b` for the arithmetic, shift, comparison and bitwise operators; `ty` is the
+    /// result type (C17 6.5.5–6.5.12).
+    pub fn arith(
+        &mut self,
+        op: BinOp,
+        av: Value,
+        at: TypeId,
+        bv: Value,
+        bt: TypeId,
+        ty: TypeId,
+    ) -> Value {
+        let ap = self.is_pointer(at);
+        let bp = self.is_pointer(bt);
+        match op {
+            BinOp::Add if ap => return self.ptr_add(av, at, bv, bt, false),
+            BinOp::Add if bp => return self.ptr_add(bv, bt, av, at, false),
+            BinOp::Sub if ap && !bp => return self.ptr_add(av, at, bv, bt, true),
+            BinOp::Sub if ap && bp => {
+                let x = self.b().conv(ConvOp::Bitcast, av, Type::I64);
+                let y = self.b().conv(ConvOp::Bitcast, bv, Type::I64);
+                let d = self.b().binary(BinaryOp::Sub, x, y);
+                let size = self.pointee_size(at).max(1) as i128;
+                let d = if size > 1 {
+                    let s = self.b().iconst(Type::I64, size);
+                    self.b().binary(BinaryOp::SDiv, d, s)
+                } else {
+                    d
+                };
+                let lt = self.t.types.int(neverc_abi::IntKind::Long);
+                return self.convert(d, lt, ty);
+            }
+            _ => {}
+        }
+        let cmp = matches!(
+            op,
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        );
+        if cmp {
+            // The common type of the operands.
+            let ct = if ap || bp {
+                let u = self.t.types.int(neverc_abi::IntKind::ULong);
+                let x = if ap {
+                    self.b().conv(ConvOp::Bitcast, av, Type::I64)
+                } else {
+                    self.convert(av, at, u)
+                };
+                let y = if bp {
+                    self.b().conv(ConvOp::Bitcast, bv, Type::I64)
+                } else {
+                    self.convert(bv, bt, u)
+                };
+                return self.compare(op, x, y, false, false, ty);
+            } else {
+                self.t.types.usual(at, bt).unwrap_or(at)
+            };
+            let x = self.convert(av, at, ct);
+            let y = self.convert(bv, bt, ct);
+            let float = self.is_float(ct);
+            let signed = self.is_signed(ct);
+            return self.compare(op, x, y, float, signed, ty);
+        }
+        if matches!(op, BinOp::Shl | BinOp::Shr) {
+            let x = self.convert(av, at, ty);
+            let rt = self.ir_type(ty).unwrap_or(Type::I32);
+            let bt_p = self.t.types.promote(bt);
+            let y0 = self.convert(bv, bt, bt_p);
+            let y = {
+                let yt = self.b().func.value_type(y0);
+                if yt.bytes() > rt.bytes() {
+                    self.b().conv(ConvOp::Trunc, y0, rt)
+                } else if yt.bytes() < rt.bytes() {
+                    self.b().conv(ConvOp::Zext, y0, rt)
+                } else {
+                    y0
+                }
+            };
+            let bop = match op {
+                BinOp::Shl => BinaryOp::Shl,
+                _ if self.is_signed(ty) => BinaryOp::AShr,
+                _ => BinaryOp::LShr,
+            };
+            return self.b().binary(bop, x, y);
+        }
+        let x = self.convert(av, at, ty);
+        let y = self.convert(bv, bt, ty);
+        let float = self.is_float(ty);
+        let signed = self.is_signed(ty);
+        if matches!(self.t.types.kind(ty), Kind::Complex(_)) {
+            return x;
+        }
+        let bop = match (op, float) {
+            (BinOp::Add, false) => BinaryOp::Add,
+            (BinOp::Add, true) => BinaryOp::FAdd,
+            (BinOp::Sub, false) => BinaryOp::Sub,
+            (BinOp::Sub, true) => BinaryOp::FSub,
+            (BinOp::Mul, false) => BinaryOp::Mul,
+            (BinOp::Mul, true) => BinaryOp::FMul,
+            (BinOp::Div, true) => BinaryOp::FDiv,
+            (BinOp::Div, false) if signed => BinaryOp::SDiv,
+            (BinOp::Div, false) => BinaryOp::UDiv,
+            (BinOp::Mod, _) if signed => BinaryOp::SRem,
+            (BinOp::Mod, _) => BinaryOp::URem,
+            (BinOp::BitAnd, _) => BinaryOp::And,
+            (BinOp::BitOr, _) => BinaryOp::Or,
+            (BinOp::BitXor, _) => BinaryOp::Xor,
+            _ => BinaryOp::Add,
+        };
+        self.b().binary(bop, x, y)
+    }
+
+    fn compare(
+        &mut self,
+        op: BinOp,
+        x: Value,
+        y: Value,
+        float: bool,
+        signed: bool,
+        ty: TypeId,
+    ) -> Value {
+        let c = if float {
+            let cc = match op {
+                BinOp::Lt => FloatCC::Lt,
+                BinOp::Gt => FloatCC::Gt,
+                BinOp::Le => FloatCC::Le,
+                BinOp::Ge => FloatCC::Ge,
+                BinOp::Eq => FloatCC::Eq,
+                _ => FloatCC::Ne,
+            };
+            self.b().fcmp(cc, x, y)
+        } else {
+            let cc = match (op, signed) {
+                (BinOp::Lt, true) => IntCC::Slt,
+                (BinOp::Lt, false) => IntCC::Ult,
+                (BinOp::Gt, true) => IntCC::Sgt,
+                (BinOp::Gt, false) => IntCC::Ugt,
+                (BinOp::Le, true) => IntCC::Sle,
+                (BinOp::Le, false) => IntCC::Ule,
+                (BinOp::Ge, true) => IntCC::Sge,
+                (BinOp::Ge, false) => IntCC::Uge,
+                (BinOp::Eq, _) => IntCC::Eq,
+                _ => IntCC::Ne,
+            };
+            self.b().icmp(cc, x, y)
+        };
+        let rt = self.ir_type(ty).unwrap_or(Type::I32);
+        if rt == Type::I8 {
+            c
+        } else {
+            self.b().conv(ConvOp::Zext, c, rt)
+        }
+    }
+
+    fn assign(&mut self, e: ExprId, op: Option<BinOp>, l: ExprId, r: ExprId) -> Rv {
+        let lt = self.expr_type(l);
+        let Some(op) = op else {
+            if self.is_scalar(lt) {
+                let v = self.scalar_as(r, lt);
+                let lv = self.lvalue(l);
+                return self.store(lv, Rv::Scalar(v));
+            }
+            let v = self.rv_as(r, lt);
+            let lv = self.lvalue(l);
+            return self.store(lv, v);
+        };
+        if matches!(self.t.types.kind(lt), Kind::Complex(_)) {
+            let v = self.complex_binary(op, l, r, lt);
+            let lv = self.lvalue(l);
+            return self.store(lv, v);
+        }
+        let _ = e;
+        let lv = self.lvalue(l);
+        let old = match self.load(lv) {
+            Rv::Scalar(v) => v,
+            _ => return Rv::Void,
+        };
+        let rt = self.decayed_type(r);
+        let rv = self.scalar(r);
+        // The operation's type: the usual conversions of both sides (pointers keep theirs).
+        let ct = if self.is_pointer(lt) {
+            lt
+        } else if matches!(op, BinOp::Shl | BinOp::Shr) {
+            self.t.types.promote(lt)
+        } else {
+            self.t.types.usual(lt, rt).unwrap_or(lt)
+        };
+        let res = self.arith(op, old, lt, rv, rt, ct);
+        let res = self.convert(res, ct, lt);
+        self.store(lv, Rv::Scalar(res))
+    }
+
+    fn conditional(&mut self, e: ExprId, c: ExprId, a: Option<ExprId>, b: ExprId) -> Rv {
+        let ty = self.expr_type(e);
+        let tb = self.b().new_block();
+        let fb = self.b().new_block();
+        let done = self.b().new_block();
+        let scalar = self.ir_type(ty);
+        let is_void = matches!(self.t.types.kind(ty), Kind::Void);
+        let param_ty = if is_void {
+            None
+        } else {
+            Some(scalar.unwrap_or(Type::Ptr))
+        };
+        let res = param_ty.map(|t| self.b().add_param(done, t));
+        let cv = self.scalar(c);
+        let ct = self.decayed_type(c);
+        let cond = self.truth(cv);
+        self.b().branch(cond, tb, fb);
+        // Each arm converted to the result type (aggregates by address).
+        let arm = |g: &mut Self, blk: Block, x: Option<ExprId>| {
+            g.b().switch_to(blk);
+            let v = match x {
+                Some(x) => {
+                    if scalar.is_some() {
+                        Some(g.scalar_as(x, ty))
+                    } else if is_void {
+                        g.effect(x);
+                        None
+                    } else {
+                        match g.rv_as(x, ty) {
+                            Rv::Agg(a) | Rv::Scalar(a) => Some(a),
+                            Rv::Void => None,
+                        }
+                    }
+                }
+                // GNU `c ?: b`: the condition's value.
+                None => Some(g.convert(cv, ct, ty)),
+            };
+            let args = match (v, res) {
+                (Some(v), Some(_)) => vec![v],
+                _ => vec![],
+            };
+            if res.is_some() && args.is_empty() {
+                let z = g.b().iconst(param_ty.unwrap(), 0);
+                g.b().jump(done, vec![z]);
+            } else {
+                g.b().jump(done, args);
+            }
+        };
+        arm(self, tb, a);
+        arm(self, fb, Some(b));
+        self.b().switch_to(done);
+        match res {
+            None => Rv::Void,
+            Some(v) if scalar.is_some() => Rv::Scalar(v),
+            Some(v) => Rv::Agg(v),
+        }
+    }
+
+    /// Data for a string: a local read-only object; gives its address.
+    pub fn string_data(&mut self, bytes: &[u8], unit: u32) -> Value {
+        let sym = self.string_sym(bytes, unit);
+        self.b().sym_addr(sym, 0)
+    }
+
+    pub fn string_sym(&mut self, bytes: &[u8], unit: u32) -> Sym {
+        self.statics += 1;
+        let name = format!(".Lstr.{}", self.statics);
+        let sym = self.module.symbol(&name, SymKind::Object);
+        {
+            let s = &mut self.module.symbols[sym.index()];
+            s.binding = Binding::Local;
+            s.local = true;
+        }
+        let mut data = bytes.to_vec();
+        data.extend(std::iter::repeat_n(0u8, unit as usize));
+        self.module.data.push(DataObject {
+            sym,
+            size: data.len() as u64,
+            align: unit,
+            bytes: data,
+            relocs: vec![],
+            readonly: true,
+            common: false,
+            block_relocs: vec![],
+        });
+        sym
+    }
+
+    /// The address of string literal `i` (one object per literal).
+    pub fn string_lit(&mut self, i: u32) -> Value {
+        if let Some(&s) = self.strings.get(&i) {
+            return self.b().sym_addr(s, 0);
+        }
+        let (bytes, unit) = crate::consts::string_bytes(self, i);
+        let s = self.string_sym(&bytes, unit);
+        self.strings.insert(i, s);
+        self.b().sym_addr(s, 0)
+    }
+
+    // ----- calls -----
+
+    fn call(&mut self, e: ExprId, f: ExprId, args: &[ExprId]) -> Rv {
+        let ex = self.ex(e);
+        let ret = self.expr_type(e);
+        if let ExprKind::Ident(s) = self.ex(f).kind {
+            if !self.t.refs.contains_key(&f) {
+                let n = self.name(s);
+                return self.builtin(e, &n, args);
+            }
+            // An implicitly declared library function (`abort ();` with no header):
+            // called with its library type.
+            let o = self.t.refs[&f];
+            let implicit = matches!(
+                self.t.ords[o as usize].kind,
+                OrdKind::Object { implicit: true, .. }
+            );
+            let ret_unknown = self
+                .t
+                .types
+                .func(self.t.ords[o as usize].ty)
+                .is_some_and(|ft| matches!(self.t.types.kind(ft.ret), Kind::Error));
+            if implicit && ret_unknown {
+                let n = self.name(s);
+                return self.libcall_builtin(e, &n, args);
+            }
+        }
+        let fty = self.decayed_type(f);
+        let Some(func) = self
+            .t
+            .types
+            .pointee(fty)
+            .and_then(|p| self.t.types.func(p).cloned())
+        else {
+            self.refuse(ex.loc, "a call through this expression");
+            return Rv::Void;
+        };
+        // Argument types: the parameters' for a prototype, promoted ones beyond it.
+        let mut arg_tys = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let t = if func.proto && i < func.params.len() {
+                let p = func.params[i];
+                self.t.types.unqual(p)
+            } else {
+                let at = self.expr_type(a);
+                self.promote_arg(at)
+            };
+            arg_tys.push(t);
+        }
+        let named = if func.variadic {
+            Some(func.params.len().min(args.len()))
+        } else if !func.proto && self.machine.arch == neverc_target::Arch::X86_64 {
+            // An unprototyped callee may be variadic: set %al as gcc does.
+            Some(0)
+        } else {
+            None
+        };
+        let ret = self.t.types.unqual(ret);
+        let ret = if matches!(self.t.types.kind(ret), Kind::Error) {
+            self.t.types.unqual(func.ret)
+        } else {
+            ret
+        };
+        let Some(sig) = self.signature(ret, &arg_tys, named) else {
+            self.refuse(ex.loc, "a call with these argument types");
+            return Rv::Void;
+        };
+        let plan = match neverc_abi::plan_call(self.machine, &sig) {
+            Ok(p) => p,
+            Err(err) => {
+                self.refuse(ex.loc, format!("this call ({err})"));
+                return Rv::Void;
+            }
+        };
+        // The callee: direct when it names a function.
+        let callee = match self.ex(f).kind {
+            ExprKind::Ident(_) if matches!(self.t.types.kind(self.expr_type(f)), Kind::Func(_)) => {
+                let o = self.t.refs[&f];
+                Callee::Direct(self.object_sym(o))
+            }
+            _ => Callee::Indirect(self.scalar(f)),
+        };
+        // Evaluate the arguments.
+        let mut vals: Vec<Rv> = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let t = arg_tys[i];
+            vals.push(self.rv_as(a, t));
+        }
+        self.emit_call(callee, &plan, &arg_tys, &vals, ret)
+    }
+
+    /// Lowers evaluated arguments into the plan's locations and the results back.
+    pub fn emit_call(
+        &mut self,
+        callee: Callee,
+        plan: &CallPlan,
+        arg_tys: &[TypeId],
+        vals: &[Rv],
+        ret: TypeId,
+    ) -> Rv {
+        let mut ir_args = Vec::new();
+        let mut arg_mem = Vec::new();
+        // Aggregates and wide scalars go through a padded temporary copy.
+        let mut temps: Vec<Option<Value>> = vec![None; vals.len()];
+        for loc in plan.arguments.iter() {
+            if loc.flags.contains(Flags::VA_COUNT) {
+                let n = plan
+                    .arguments
+                    .iter()
+                    .filter(|l| matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)))
+                    .count();
+                ir_args.push(self.b().iconst(Type::I8, n as i128));
+                continue;
+            }
+            let vi = loc.value as usize;
+            let t = arg_tys[vi];
+            let scalar = self.ir_type(t);
+            let v = vals[vi];
+            let is_mem_place =
+                matches!(loc.place, Place::Stack(_)) && !loc.flags.contains(Flags::BYREF);
+            match (v, scalar) {
+                (Rv::Scalar(x), Some(st)) if !matches!(st, Type::F80 | Type::I128 | Type::F128) => {
+                    let pt = self.piece_type(loc, Some(st));
+                    let x = if pt != st && pt.is_int() && st.is_int() && pt.bytes() > st.bytes() {
+                        let op = if self.is_signed(t)
+                            || loc.flags.contains(Flags::SEXT32)
+                            || loc.flags.contains(Flags::SEXT64)
+                        {
+                            ConvOp::Sext
+                        } else {
+                            ConvOp::Zext
+                        };
+                        self.b().conv(op, x, pt)
+                    } else {
+                        x
+                    };
+                    ir_args.push(x);
+                }
+                _ => {
+                    let tmp = match temps[vi] {
+                        Some(t) => t,
+                        None => {
+                            let (size, align) = self.size_align(t);
+                            let slot = self
+                                .b()
+                                .add_slot(size.max(1).next_multiple_of(16), align.max(16));
+                            let a = self.b().slot_addr(slot);
+                            match v {
+                                Rv::Agg(src) => {
+                                    self.b().push(
+                                        Op::Copy {
+                                            dst: a,
+                                            src,
+                                            size,
+                                            align: 1,
+                                        },
+                                        None,
+                                    );
+                                }
+                                Rv::Scalar(x) => self.b().store(x, a, 0, MemFlags::aligned(align)),
+                                Rv::Void => {}
+                            }
+                            temps[vi] = Some(a);
+                            a
+                        }
+                    };
+                    if loc.flags.contains(Flags::BYREF) {
+                        ir_args.push(tmp);
+                    } else if is_mem_place {
+                        let a = self.add_offset(tmp, loc.offset as i64);
+                        arg_mem.push(ir_args.len() as u32);
+                        ir_args.push(a);
+                    } else {
+                        let pt = self.piece_type(loc, None);
+                        let x = self
+                            .b()
+                            .load(pt, tmp, loc.offset as i32, MemFlags::aligned(1));
+                        ir_args.push(x);
+                    }
+                }
+            }
+        }
+        // The result buffer for results in memory.
+        let (rsize, ralign) = if matches!(self.t.types.kind(ret), Kind::Void) {
+            (0, 1)
+        } else {
+            self.size_align(ret)
+        };
+        let scalar_ret = self.ir_type(ret);
+        let needs_buf = scalar_ret.is_none() && !matches!(self.t.types.kind(ret), Kind::Void);
+        let buf = if needs_buf {
+            let slot = self
+                .b()
+                .add_slot(rsize.next_multiple_of(16), ralign.max(16));
+            Some(self.b().slot_addr(slot))
+        } else {
+            None
+        };
+        for _ in plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET))
+        {
+            let a = match buf {
+                Some(a) => a,
+                None => {
+                    let slot = self.b().add_slot(16, 16);
+                    self.b().slot_addr(slot)
+                }
+            };
+            ir_args.push(a);
+        }
+        let ret_locs: Vec<neverc_abi::Location> = plan
+            .returns
+            .iter()
+            .filter(|l| !l.flags.contains(Flags::SRET))
+            .copied()
+            .collect();
+        let res_tys: Vec<Type> = ret_locs
+            .iter()
+            .map(|l| {
+                if l.flags.contains(Flags::SRET_OUT) {
+                    Type::Ptr
+                } else {
+                    self.piece_type(l, scalar_ret)
+                }
+            })
+            .collect();
+        let pid = self.b().add_plan(plan.clone());
+        let results = self.b().call(callee, ir_args, arg_mem, pid, &res_tys);
+        if matches!(self.t.types.kind(ret), Kind::Void) {
+            return Rv::Void;
+        }
+        match scalar_ret {
+            Some(st) if ret_locs.len() == 1 && !ret_locs[0].flags.contains(Flags::SRET_OUT) => {
+                let mut v = results[0];
+                let vt = res_tys[0];
+                if vt != st && vt.is_int() && st.is_int() && vt.bytes() > st.bytes() {
+                    v = self.b().conv(ConvOp::Trunc, v, st);
+                }
+                Rv::Scalar(v)
+            }
+            Some(st) => {
+                // A scalar returned in pieces (__int128) or in memory.
+                let slot = self.b().add_slot(16, 16);
+                let a = self.b().slot_addr(slot);
+                for (l, &v) in ret_locs.iter().zip(&results) {
+                    if !l.flags.contains(Flags::SRET_OUT) {
+                        self.b().store(v, a, l.offset as i32, MemFlags::aligned(1));
+                    }
+                }
+                Rv::Scalar(self.b().load(st, a, 0, MemFlags::aligned(16)))
+            }
+            None => {
+                let a = buf.unwrap();
+                for (l, &v) in ret_locs.iter().zip(&results) {
+                    if !l.flags.contains(Flags::SRET_OUT) {
+                        self.b().store(v, a, l.offset as i32, MemFlags::aligned(1));
+                    }
+                }
+                Rv::Agg(a)
+            }
+        }
+    }
+
+    /// A call to a named C function with already converted scalar arguments.
+    pub fn call_named(&mut self, name: &str, ret: TypeId, arg_tys: &[TypeId], vals: &[Rv]) -> Rv {
+        let sig = self
+            .signature(ret, arg_tys, None)
+            .expect("scalar signature");
+        let plan = neverc_abi::plan_call(self.machine, &sig).expect("plan of a library call");
+        let sym = self.module.symbol(name, SymKind::Func);
+        self.emit_call(Callee::Direct(sym), &plan, arg_tys, vals, ret)
+    }
+
+    fn float_kind_type(&mut self, f: FloatK) -> TypeId {
+        self.t.types.intern(Kind::Float(f), 0)
+    }
+
+    /// The return type of a C library function called without a declaration.
+    fn library_return(&mut self, name: &str) -> Option<TypeId> {
+        let void = self.t.types.void();
+        let vp = self.t.types.pointer(void);
+        let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+        let dbl = self.float_kind_type(FloatK::Double);
+        let flt = self.float_kind_type(FloatK::Float);
+        Some(match name {
+            "abort" | "exit" | "_exit" | "free" | "bzero" => void,
+            "memcpy" | "memmove" | "memset" | "malloc" | "calloc" | "realloc" | "strcpy"
+            | "strncpy" | "strcat" | "strchr" | "strrchr" | "strstr" | "stpcpy" | "memchr"
+            | "index" | "rindex" | "strpbrk" | "alloca" => vp,
+            "strlen" | "strspn" | "strcspn" => ulong,
+            "fabs" | "sqrt" | "floor" | "ceil" | "copysign" | "fmax" | "fmin" | "sin" | "cos"
+            | "exp" | "log" | "pow" | "atan" | "atan2" | "fmod" | "ldexp" | "frexp" | "modf"
+            | "trunc" | "round" | "nearbyint" | "rint" => dbl,
+            "fabsf" | "sqrtf" | "floorf" | "ceilf" | "copysignf" | "fmaxf" | "fminf" => flt,
+            _ => return None,
+        })
+    }
+
+    /// `__builtin_*` and the other names sema knows without a declaration.
+    fn builtin(&mut self, e: ExprId, n: &str, args: &[ExprId]) -> Rv {
+        let loc = self.ex(e).loc;
+        let ty = self.expr_type(e);
+        let int = self.t.types.int(neverc_abi::IntKind::Int);
+        let uint = self.t.types.int(neverc_abi::IntKind::UInt);
+        let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+        let long = self.t.types.int(neverc_abi::IntKind::Long);
+        let ull = self.t.types.int(neverc_abi::IntKind::ULongLong);
+        let void = self.t.types.void();
+        let vp = self.t.types.pointer(void);
+        let name = n.strip_prefix("__builtin_").unwrap_or(n);
+        match name {
+            "expect" | "expect_with_probability" | "assume_aligned" => {
+                let v = self.rvalue(args[0]);
+                for &a in &args[1..] {
+                    self.effect(a);
+                }
+                v
+            }
+            "unreachable" => {
+                self.b().push(Op::Unreachable, None);
+                self.ensure_open();
+                Rv::Void
+            }
+            "trap" => {
+                self.b().push(Op::Trap, None);
+                self.ensure_open();
+                Rv::Void
+            }
+            "classify_type" => {
+                // gcc's type classes (typeclass.h).
+                let at = match args.first() {
+                    Some(&a) => self.expr_type(a),
+                    None => void,
+                };
+                let c = match self.t.types.kind(at) {
+                    Kind::Void => 0,
+                    Kind::Int(_) => 1,
+                    Kind::Enum(_) => 3,
+                    Kind::Bool => 4,
+                    Kind::Pointer(_) | Kind::Array(..) => 5,
+                    Kind::Float(_) => 8,
+                    Kind::Complex(_) => 9,
+                    Kind::Func(_) => 5,
+                    Kind::Record(r) if self.t.types.records[*r as usize].union => 13,
+                    Kind::Record(_) => 12,
+                    Kind::Error => 0,
+                };
+                Rv::Scalar(self.int_const(int, c))
+            }
+            "complex" => {
+                let (re, im) = (args[0], args[1]);
+                let el = self.complex_elem(ty);
+                let r = self.scalar_as(re, el);
+                let i = self.scalar_as(im, el);
+                Rv::Agg(self.make_complex(ty, r, i))
+            }
+            "conj" | "conjf" | "conjl" | "creal" | "crealf" | "creall" | "cimag" | "cimagf"
+            | "cimagl" => {
+                let at = self.decayed_type(args[0]);
+                let (re, im) = self.complex_parts(args[0], at);
+                match &name[..4] {
+                    "conj" => {
+                        let el = self.complex_elem(at);
+                        let neg = if self.is_float(el) {
+                            UnaryOp::FNeg
+                        } else {
+                            UnaryOp::Neg
+                        };
+                        let n = self.b().unary(neg, im);
+                        Rv::Agg(self.make_complex(at, re, n))
+                    }
+                    "crea" => Rv::Scalar(re),
+                    _ => Rv::Scalar(im),
+                }
+            }
+            "constant_p" => {
+                let c = crate::consts::is_constant(self, args[0]);
+                Rv::Scalar(self.int_const(ty, c as i128))
+            }
+            "va_start" => {
+                let lv = self.va_list_addr(args[0]);
+                self.b().push(Op::VaStart(lv), None);
+                Rv::Void
+            }
+            "va_end" => {
+                self.effect(args[0]);
+                Rv::Void
+            }
+            "va_copy" => {
+                let d = self.va_list_addr(args[0]);
+                let s = self.va_list_addr(args[1]);
+                let va_ty = self.expr_type(args[0]);
+                let va_ty = match self.t.types.kind(va_ty) {
+                    Kind::Pointer(p) => *p,
+                    _ => va_ty,
+                };
+                let (size, _) = self.size_align(va_ty);
+                let size = if size == 0 { 24 } else { size };
+                self.b().push(
+                    Op::Copy {
+                        dst: d,
+                        src: s,
+                        size,
+                        align: 8,
+                    },
+                    None,
+                );
+                Rv::Void
+            }
+            "alloca" | "alloca_with_align" => {
+                let sz = self.scalar_as(args[0], ulong);
+                let v = self
+                    .b()
+                    .push(
+                        Op::Alloca {
+                            size: sz,
+                            align: 16,
+                        },
+                        Some(Type::Ptr),
+                    )
+                    .unwrap();
+                Rv::Scalar(v)
+            }
+            "frame_address" | "return_address" => {
+                self.refuse(loc, format!("__builtin_{name}"));
+                Rv::Scalar(self.b().iconst(Type::Ptr, 0))
+            }
+            "clz" | "ctz" | "popcount" | "parity" | "ffs" | "clzl" | "ctzl" | "popcountl"
+            | "parityl" | "ffsl" | "clzll" | "ctzll" | "popcountll" | "parityll" | "ffsll"
+            | "clrsb" | "clrsbl" | "clrsbll" => {
+                // libgcc's helpers (linked by every C program) compute these.
+                let base = name.trim_end_matches('l');
+                let wide = name.ends_with('l');
+                let (at, helper) = if wide {
+                    (
+                        if base == "ffs" || base == "clrsb" {
+                            long
+                        } else {
+                            ulong
+                        },
+                        format!("__{base}di2"),
+                    )
+                } else {
+                    (
+                        if base == "ffs" || base == "clrsb" {
+                            int
+                        } else {
+                            uint
+                        },
+                        format!("__{base}si2"),
+                    )
+                };
+                let v = self.scalar_as(args[0], at);
+                let r = self.call_named(&helper, int, &[at], &[Rv::Scalar(v)]);
+                if let Rv::Scalar(x) = r {
+                    return Rv::Scalar(self.convert(x, int, ty));
+                }
+                r
+            }
+            "bswap16" | "bswap32" | "bswap64" => {
+                let bits: u32 = name[5..].parse().unwrap();
+                let at = match bits {
+                    16 => self.t.types.int(neverc_abi::IntKind::UShort),
+                    32 => uint,
+                    _ => ull,
+                };
+                let v = self.scalar_as(args[0], at);
+                let t = self.ir_type(at).unwrap();
+                // Byte by byte: shifts and masks.
+                let mut acc = self.b().iconst(t, 0);
+                let n = bits / 8;
+                for k in 0..n {
+                    let s1 = self.b().iconst(t, (k * 8) as i128);
+                    let byte = self.b().binary(BinaryOp::LShr, v, s1);
+                    let m = self.b().iconst(t, 0xff);
+                    let byte = self.b().binary(BinaryOp::And, byte, m);
+                    let s2 = self.b().iconst(t, ((n - 1 - k) * 8) as i128);
+                    let byte = self.b().binary(BinaryOp::Shl, byte, s2);
+                    acc = self.b().binary(BinaryOp::Or, acc, byte);
+                }
+                Rv::Scalar(acc)
+            }
+            "abort" | "exit" | "_exit" | "memcpy" | "memset" | "memmove" | "memcmp" | "strlen"
+            | "strcmp" | "strcpy" | "strncpy" | "strncmp" | "strcat" | "strchr" | "strrchr"
+            | "printf" | "sprintf" | "snprintf" | "puts" | "putchar" | "malloc" | "calloc"
+            | "realloc" | "free" | "abs" | "labs" | "llabs" | "fabs" | "fabsf" | "fabsl"
+            | "sqrt" | "sqrtf" | "sqrtl" | "copysign" | "copysignf" | "copysignl" | "isnan"
+            | "isinf" | "inf" | "inff" | "infl" | "huge_val" | "huge_valf" | "huge_vall"
+            | "nan" | "nanf" | "nanl" | "strstr" | "stpcpy" | "fprintf" | "memchr" | "signbit"
+            | "floor" | "ceil" | "isinf_sign" | "fmax" | "fmin" | "powi" | "powif" | "isfinite"
+            | "isnormal" | "isgreater" | "isless" | "isgreaterequal" | "islessequal"
+            | "islessgreater" | "isunordered" | "fpclassify" | "strspn" | "strcspn" | "strpbrk"
+            | "index" | "rindex" | "bzero" | "bcmp" | "ffsimax" => {
+                self.libcall_builtin(e, name, args)
+            }
+            _ => {
+                let _ = (vp, long);
+                self.refuse(loc, format!("the builtin '{n}'"));
+                for &a in args {
+                    self.effect(a);
+                }
+                match self.ir_type(ty) {
+                    Some(t) => Rv::Scalar(self.zero_of(t)),
+                    None => Rv::Void,
+                }
+            }
+        }
+    }
+
+    /// Builtins with a library function of the same meaning, or a short inline form.
+    fn libcall_builtin(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Rv {
+        let ty = self.expr_type(e);
+        let loc = self.ex(e).loc;
+        let dbl = self.float_kind_type(FloatK::Double);
+        let flt = self.float_kind_type(FloatK::Float);
+        let ldbl = self.float_kind_type(FloatK::LongDouble);
+        let int = self.t.types.int(neverc_abi::IntKind::Int);
+        match name {
+            "inf" | "huge_val" | "inff" | "huge_valf" | "infl" | "huge_vall" => {
+                let t = self.ir_type(ty).unwrap_or(Type::F64);
+                return Rv::Scalar(self.float_const(t, f64::INFINITY));
+            }
+            "nan" | "nanf" | "nanl" => {
+                let t = self.ir_type(ty).unwrap_or(Type::F64);
+                return Rv::Scalar(self.float_const(t, f64::NAN));
+            }
+            "isnan" | "isunordered" => {
+                let a = args[0];
+                let at = self.decayed_type(a);
+                let x = self.scalar(a);
+                let y = if name == "isunordered" {
+                    let bt = self.decayed_type(args[1]);
+                    let y = self.scalar(args[1]);
+                    let ct = self.t.types.usual(at, bt).unwrap_or(at);
+                    let _ = ct;
+                    self.convert(y, bt, at)
+                } else {
+                    x
+                };
+                let c = self.b().fcmp(FloatCC::Unordered, x, y);
+                return Rv::Scalar(self.b().conv(ConvOp::Zext, c, Type::I32));
+            }
+            "isgreater" | "isless" | "isgreaterequal" | "islessequal" | "islessgreater" => {
+                let at = self.decayed_type(args[0]);
+                let bt = self.decayed_type(args[1]);
+                let ct = self.t.types.usual(at, bt).unwrap_or(at);
+                let x = self.scalar_as(args[0], ct);
+                let y = self.scalar_as(args[1], ct);
+                let c = match name {
+                    "isgreater" => self.b().fcmp(FloatCC::Gt, x, y),
+                    "isless" => self.b().fcmp(FloatCC::Lt, x, y),
+                    "isgreaterequal" => self.b().fcmp(FloatCC::Ge, x, y),
+                    "islessequal" => self.b().fcmp(FloatCC::Le, x, y),
+                    _ => {
+                        let a = self.b().fcmp(FloatCC::Lt, x, y);
+                        let b = self.b().fcmp(FloatCC::Gt, x, y);
+                        self.b().binary(BinaryOp::Or, a, b)
+                    }
+                };
+                return Rv::Scalar(self.b().conv(ConvOp::Zext, c, Type::I32));
+            }
+            "fabs" | "fabsf" | "fabsl" => {
+                let ft = match name {
+                    "fabsf" => flt,
+                    "fabsl" => ldbl,
+                    _ => dbl,
+                };
+                let x = self.scalar_as(args[0], ft);
+                let t = self.ir_type(ft).unwrap();
+                let z = self.zero_of(t);
+                let neg = self.b().fcmp(FloatCC::Lt, x, z);
+                let n = self.b().unary(UnaryOp::FNeg, x);
+                // -0.0 stays -0.0 here; fabs(-0.0) is +0.0, so also fix zero.
+                let r = self.b().select(neg, n, x);
+                let isz = self.b().fcmp(FloatCC::Eq, x, z);
+                let r = self.b().select(isz, z, r);
+                return Rv::Scalar(r);
+            }
+            "abort" | "exit" | "_exit" => {}
+            _ => {}
+        }
+        // Everything else: the library function itself, declared as C declares it.
+        let (ret, params): (TypeId, Vec<TypeId>) = {
+            let ty_ret = if matches!(self.t.types.kind(ty), Kind::Error) {
+                self.library_return(name).unwrap_or(int)
+            } else {
+                self.t.types.unqual(ty)
+            };
+            let mut ps: Vec<TypeId> = args
+                .iter()
+                .map(|&a| {
+                    let t = self.expr_type(a);
+                    self.promote_arg(t)
+                })
+                .collect();
+            // Size arguments are size_t whatever the caller wrote.
+            let size_arg = match name {
+                "memcpy" | "memmove" | "memset" | "memcmp" | "strncmp" | "strncpy" | "bcmp"
+                | "memchr" => Some(2),
+                "malloc" => Some(0),
+                "bzero" | "realloc" | "snprintf" => Some(1),
+                _ => None,
+            };
+            let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+            if let Some(k) = size_arg {
+                if k < ps.len() && self.t.types.is_integer(ps[k]) {
+                    ps[k] = ulong;
+                }
+            }
+            if name == "calloc" {
+                ps.iter_mut().for_each(|p| *p = ulong);
+            }
+            (ty_ret, ps)
+        };
+        let lib = match name {
+            "isinf_sign" | "signbit" | "isfinite" | "isnormal" | "fpclassify" | "powi"
+            | "powif" | "isinf" | "ffsimax" | "copysignl" | "sqrtl" => {
+                self.refuse(loc, format!("the builtin '__builtin_{name}'"));
+                return Rv::Scalar(self.b().iconst(Type::I32, 0));
+            }
+            n => n.to_string(),
+        };
+        let variadic = matches!(lib.as_str(), "printf" | "sprintf" | "snprintf" | "fprintf");
+        let mut vals = Vec::new();
+        for (i, &a) in args.iter().enumerate() {
+            let t = params[i];
+            if self.is_scalar(t) {
+                vals.push(Rv::Scalar(self.scalar_as(a, t)));
+            } else {
+                vals.push(self.rvalue(a));
+            }
+        }
+        let named = if variadic {
+            Some(match lib.as_str() {
+                "printf" => 1,
+                "sprintf" | "fprintf" => 2,
+                _ => 3,
+            })
+        } else {
+            None
+        };
+        let Some(sig) = self.signature(ret, &params, named) else {
+            self.refuse(loc, format!("the builtin '__builtin_{name}'"));
+            return Rv::Void;
+        };
+        let plan = neverc_abi::plan_call(self.machine, &sig).expect("library plan");
+        let sym = self.module.symbol(&lib, SymKind::Func);
+        let r = self.emit_call(Callee::Direct(sym), &plan, &params, &vals, ret);
+        if matches!(lib.as_str(), "abort" | "exit" | "_exit") {
+            self.b().push(Op::Unreachable, None);
+            self.ensure_open();
+        }
+        r
+    }
+
+    /// The address of a `va_list` argument (an array type decays to its first element).
+    fn va_list_addr(&mut self, e: ExprId) -> Value {
+        let t = self.expr_type(e);
+        match self.t.types.kind(t) {
+            Kind::Array(..) | Kind::Pointer(_) => self.scalar(e),
+            _ => self.lvalue(e).addr,
+        }
+    }
+
+    /// `va_arg(ap, T)` for System V x86-64: from the register save area while registers
+    /// remain, else from the overflow area (psABI 3.5.7).
+    fn va_arg(&mut self, e: ExprId, ap: ExprId, ty: TypeId) -> Rv {
+        let loc = self.ex(e).loc;
+        if self.machine.arch != neverc_target::Arch::X86_64 {
+            self.refuse(loc, "va_arg on this target");
+            return Rv::Void;
+        }
+        let list = self.va_list_addr(ap);
+        // How the type would be passed as the first argument of a function.
+        let void = self.t.types.void();
+        let Some(sig) = self.signature(void, &[ty], None) else {
+            self.refuse(loc, "va_arg of this type");
+            return Rv::Void;
+        };
+        let plan = neverc_abi::plan_call(self.machine, &sig).unwrap();
+        let (size, align) = self.size_align(ty);
+        let gprs = plan
+            .arguments
+            .iter()
+            .filter(|l| matches!(l.place, Place::Reg(r) if r < 16))
+            .count() as i128;
+        let sses = plan
+            .arguments
+            .iter()
+            .filter(|l| matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)))
+            .count() as i128;
+        let in_regs = plan
+            .arguments
+            .iter()
+            .all(|l| matches!(l.place, Place::Reg(_)));
+        let slot = self
+            .b()
+            .add_slot(size.max(1).next_multiple_of(16), align.max(16));
+        let tmp = self.b().slot_addr(slot);
+        let done = self.b().new_block();
+        let stack_b = self.b().new_block();
+        if in_regs {
+            let regs_b = self.b().new_block();
+            let gp = self.b().load(Type::I32, list, 0, MemFlags::aligned(4));
+            let fp = self.b().load(Type::I32, list, 4, MemFlags::aligned(4));
+            let gl = self.b().iconst(Type::I32, 48 - gprs * 8);
+            let fl = self.b().iconst(Type::I32, 176 - sses * 16);
+            let ok1 = self.b().icmp(IntCC::Ule, gp, gl);
+            let ok2 = self.b().icmp(IntCC::Ule, fp, fl);
+            let ok = self.b().binary(BinaryOp::And, ok1, ok2);
+            self.b().branch(ok, regs_b, stack_b);
+            self.b().switch_to(regs_b);
+            let rsa = self.b().load(Type::Ptr, list, 16, MemFlags::aligned(8));
+            let mut gi = 0i128;
+            let mut fi = 0i128;
+            for l in &plan.arguments {
+                let Place::Reg(r) = l.place else { continue };
+                let is_sse = (17..=32).contains(&r);
+                let (cur, k) = if is_sse { (fp, fi) } else { (gp, gi) };
+                let off = self.b().conv(ConvOp::Zext, cur, Type::I64);
+                let rsa_i = self.b().conv(ConvOp::Bitcast, rsa, Type::I64);
+                let a = self.b().binary(BinaryOp::Add, rsa_i, off);
+                let a = self.b().conv(ConvOp::Bitcast, a, Type::Ptr);
+                let pt = if is_sse { Type::F64 } else { Type::I64 };
+                let byte_off = if is_sse { k * 16 } else { k * 8 };
+                let v = self.b().load(pt, a, byte_off as i32, MemFlags::aligned(1));
+                self.b()
+                    .store(v, tmp, l.offset as i32, MemFlags::aligned(1));
+                if is_sse {
+                    fi += 1;
+                } else {
+                    gi += 1;
+                }
+            }
+            if gprs > 0 {
+                let inc = self.b().iconst(Type::I32, gprs * 8);
+                let n = self.b().binary(BinaryOp::Add, gp, inc);
+                self.b().store(n, list, 0, MemFlags::aligned(4));
+            }
+            if sses > 0 {
+                let inc = self.b().iconst(Type::I32, sses * 16);
+                let n = self.b().binary(BinaryOp::Add, fp, inc);
+                self.b().store(n, list, 4, MemFlags::aligned(4));
+            }
+            self.b().jump(done, vec![]);
+        } else {
+            self.b().jump(stack_b, vec![]);
+        }
+        // The overflow area: aligned to 8 (16 for 16-aligned types), advanced by the size
+        // rounded to 8.
+        self.b().switch_to(stack_b);
+        let ov = self.b().load(Type::Ptr, list, 8, MemFlags::aligned(8));
+        let ov_i = self.b().conv(ConvOp::Bitcast, ov, Type::I64);
+        let ov_i = if align > 8 {
+            let a = self.b().iconst(Type::I64, align as i128 - 1);
+            let s = self.b().binary(BinaryOp::Add, ov_i, a);
+            let m = self.b().iconst(Type::I64, !(align as i128 - 1));
+            self.b().binary(BinaryOp::And, s, m)
+        } else {
+            ov_i
+        };
+        let src = self.b().conv(ConvOp::Bitcast, ov_i, Type::Ptr);
+        self.b().push(
+            Op::Copy {
+                dst: tmp,
+                src,
+                size,
+                align: 1,
+            },
+            None,
+        );
+        let step = self.b().iconst(Type::I64, size.next_multiple_of(8) as i128);
+        let next = self.b().binary(BinaryOp::Add, ov_i, step);
+        let next = self.b().conv(ConvOp::Bitcast, next, Type::Ptr);
+        self.b().store(next, list, 8, MemFlags::aligned(8));
+        self.b().jump(done, vec![]);
+        self.b().switch_to(done);
+        match self.ir_type(ty) {
+            Some(t) => Rv::Scalar(self.b().load(t, tmp, 0, MemFlags::aligned(align))),
+            None => Rv::Agg(tmp),
+        }
+    }
+}

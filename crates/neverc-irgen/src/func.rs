@@ -1,0 +1,405 @@
+//! Function bodies: the entry through the function's plan (pieces stored into the
+//! parameters' slots), returns through the same plan, labels, and the per-function state.
+
+use crate::Gen;
+use neverc_abi::{Flags, Place};
+use neverc_front::parse::ast::{DeclId, DeclKind};
+use neverc_front::sema::{Kind, TypeId};
+use neverc_front::token::{FxHashMap, Symbol};
+use neverc_ir::*;
+
+/// Where a local object lives.
+#[derive(Clone, Copy, Debug)]
+pub enum Home {
+    Slot(Slot),
+    /// An address computed at entry (a parameter passed by reference or in memory).
+    Addr(Value),
+}
+
+pub struct FnState {
+    pub b: FunctionBuilder,
+    pub name: String,
+    pub ret: TypeId,
+    /// The C return value's placement.
+    pub locals: FxHashMap<u32, Home>,
+    pub labels: FxHashMap<Symbol, Block>,
+    /// Blocks whose address is taken (`&&label`), for computed gotos.
+    pub addressed: Vec<Block>,
+    /// Computed gotos to patch with every addressed block at the end.
+    pub indirect: Vec<Inst>,
+    /// `break` and `continue` targets, innermost last.
+    pub breaks: Vec<Block>,
+    pub continues: Vec<Block>,
+    pub switches: Vec<SwitchCtx>,
+    /// The sret pointer, if the result goes to memory.
+    pub sret: Option<Value>,
+}
+
+#[derive(Default)]
+pub struct SwitchCtx {
+    pub cases: Vec<(i128, i128, Block)>,
+    pub default: Option<Block>,
+}
+
+impl<'a> Gen<'a> {
+    pub fn fs(&mut self) -> &mut FnState {
+        self.fs.as_mut().expect("inside a function")
+    }
+    pub fn b(&mut self) -> &mut FunctionBuilder {
+        &mut self.fs.as_mut().expect("inside a function").b
+    }
+
+    /// Starts a new block when the current one is already terminated (code after
+    /// `return`, `break`, `goto`), so appending stays legal.
+    pub fn ensure_open(&mut self) {
+        if self.b().is_terminated() {
+            let nb = self.b().new_block();
+            self.b().switch_to(nb);
+        }
+    }
+
+    pub fn jump_to(&mut self, blk: Block) {
+        if !self.b().is_terminated() {
+            self.b().jump(blk, vec![]);
+        }
+    }
+
+    pub fn label_block(&mut self, l: Symbol) -> Block {
+        if let Some(&b) = self.fs().labels.get(&l) {
+            return b;
+        }
+        let b = self.b().new_block();
+        self.fs().labels.insert(l, b);
+        b
+    }
+
+    pub(crate) fn function(&mut self, d: DeclId) {
+        let ast = self.ast;
+        let DeclKind::FunctionDef {
+            specs,
+            decl,
+            asm_label,
+            body,
+            ..
+        } = &ast.decl(d).kind
+        else {
+            return;
+        };
+        let Some((o, params)) = self.t.functions.get(&d).cloned() else {
+            return;
+        };
+        if o == u32::MAX {
+            return;
+        }
+        let fty = self.t.ords[o as usize].ty;
+        let Some(func) = self.t.types.func(fty).cloned() else {
+            return;
+        };
+        let sym = self.object_sym(o);
+        let mut attrs = ast.spec(*specs).attrs.clone();
+        attrs.extend(decl.attrs.iter().cloned());
+        self.apply_attrs(sym, &attrs);
+        if let Some(l) = asm_label {
+            self.rename(sym, *l);
+        }
+        self.module.symbols[sym.index()].kind = SymKind::Func;
+        let fname = self.module.sym(sym).name.clone();
+        // Unprototyped (K&R) definitions receive default-promoted arguments.
+        let param_tys: Vec<TypeId> = func
+            .params
+            .iter()
+            .map(|&p| if func.proto { p } else { self.promote_arg(p) })
+            .collect();
+        let ret = self.t.types.unqual(func.ret);
+        let named = func.variadic.then_some(param_tys.len());
+        let Some(sig) = self.signature(ret, &param_tys, named) else {
+            self.refuse(decl.loc, format!("the signature of '{fname}'"));
+            return;
+        };
+        let plan = match neverc_abi::plan_call(self.machine, &sig) {
+            Ok(p) => p,
+            Err(e) => {
+                self.refuse(decl.loc, format!("the call plan of '{fname}' ({e})"));
+                return;
+            }
+        };
+        let b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
+        self.fs = Some(FnState {
+            b,
+            name: fname.clone(),
+            ret,
+            locals: FxHashMap::default(),
+            labels: FxHashMap::default(),
+            addressed: Vec::new(),
+            indirect: Vec::new(),
+            breaks: Vec::new(),
+            continues: Vec::new(),
+            switches: Vec::new(),
+            sret: None,
+        });
+        self.entry(&plan, &param_tys, &func.params, &params);
+        self.stmt(*body);
+        // Falling off the end: `main` returns 0 (C17 5.1.2.2.3); elsewhere the value is
+        // unspecified, so return zeros.
+        if !self.b().is_terminated() {
+            if fname == "main" && self.t.types.is_integer(ret) {
+                let z = self.b().iconst(Type::I32, 0);
+                self.ret_value(Some(crate::expr::Rv::Scalar(z)), ret);
+            } else {
+                self.ret_value(None, ret);
+            }
+        }
+        let mut fs = self.fs.take().unwrap();
+        // Computed gotos may reach every block whose address was taken.
+        for i in std::mem::take(&mut fs.indirect) {
+            if let Op::IndirectJump { targets, .. } = &mut fs.b.func.insts[i.index()].op {
+                *targets = fs.addressed.clone();
+            }
+        }
+        // Labels never defined (only reached by jumps from dead code) still need a body.
+        let mut func = fs.b.finish();
+        for blk in 0..func.blocks.len() {
+            if func.blocks[blk].insts.is_empty() {
+                let i = Inst(func.insts.len() as u32);
+                func.insts.push(InstData {
+                    op: Op::Unreachable,
+                    result: None,
+                });
+                func.blocks[blk].insts.push(i);
+            }
+        }
+        if cfg!(debug_assertions) {
+            if let Err(e) = verify(&func) {
+                self.refuse(
+                    decl.loc,
+                    format!("'{fname}': the IR failed verification ({e})"),
+                );
+                return;
+            }
+        }
+        self.defined.insert(o, ());
+        self.module.functions.push(func);
+    }
+
+    /// Default argument promotions (C17 6.5.2.2p6).
+    pub fn promote_arg(&mut self, t: TypeId) -> TypeId {
+        let t = self.t.types.unqual(t);
+        match self.t.types.kind(t) {
+            Kind::Float(neverc_front::sema::FloatK::Float) => self
+                .t
+                .types
+                .intern(Kind::Float(neverc_front::sema::FloatK::Double), 0),
+            Kind::Int(_) | Kind::Bool | Kind::Enum(_) => self.t.types.promote(t),
+            _ => self.t.types.decay(t),
+        }
+    }
+
+    /// The entry block: one parameter per plan location; each C parameter gets a slot
+    /// (or its incoming memory) and its pieces stored there.
+    fn entry(
+        &mut self,
+        plan: &CallPlan,
+        passed: &[TypeId],
+        declared: &[TypeId],
+        ords: &[Option<u32>],
+    ) {
+        let entry = Block(0);
+        let mut vals: Vec<(Value, neverc_abi::Location)> = Vec::new();
+        let mut param_mem = Vec::new();
+        for (i, loc) in plan.arguments.iter().enumerate() {
+            let c_ty = passed.get(loc.value as usize).copied();
+            let scalar = c_ty.and_then(|t| self.ir_type(t));
+            let is_mem = matches!(loc.place, Place::Stack(_))
+                && !loc.flags.contains(Flags::BYREF)
+                && (scalar.is_none()
+                    || matches!(scalar, Some(Type::F80 | Type::I128 | Type::F128)));
+            let ty = if is_mem {
+                param_mem.push(i as u32);
+                Type::Ptr
+            } else if loc.flags.contains(Flags::VA_COUNT) {
+                Type::I8
+            } else {
+                self.piece_type(loc, scalar)
+            };
+            let v = self.b().add_param(entry, ty);
+            vals.push((v, *loc));
+        }
+        for r in plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET))
+        {
+            let v = self.b().add_param(entry, Type::Ptr);
+            let _ = r;
+            self.fs().sret = Some(v);
+        }
+        self.b().func.param_mem = param_mem.clone();
+        // Each C parameter.
+        for (pi, &pty) in passed.iter().enumerate() {
+            let pieces: Vec<(usize, Value, neverc_abi::Location)> = vals
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, l))| l.value as usize == pi && !l.flags.contains(Flags::VA_COUNT))
+                .map(|(k, (v, l))| (k, *v, *l))
+                .collect();
+            let decl_ty = declared.get(pi).copied().unwrap_or(pty);
+            let (size, align) = self.size_align(decl_ty);
+            let ord = ords.get(pi).copied().flatten();
+            // Passed by reference or in memory: the variable lives where it arrives.
+            if pieces.len() == 1
+                && (pieces[0].2.flags.contains(Flags::BYREF)
+                    || param_mem.contains(&(pieces[0].0 as u32)))
+                && !self.is_scalar(pty)
+            {
+                if let Some(o) = ord {
+                    self.fs()
+                        .locals
+                        .insert(o, crate::func::Home::Addr(pieces[0].1));
+                }
+                continue;
+            }
+            let slot = self
+                .b()
+                .add_slot(size.max(1).next_multiple_of(8), align.max(8));
+            if let Some(o) = ord {
+                self.fs().locals.insert(o, Home::Slot(slot));
+            }
+            let addr = self.b().slot_addr(slot);
+            if let Some(st) = self.ir_type(pty) {
+                if pieces.len() == 1 && !param_mem.contains(&(pieces[0].0 as u32)) {
+                    // A scalar in one location, possibly widened: narrow it back.
+                    let mut v = pieces[0].1;
+                    let vt = self.b().func.value_type(v);
+                    if vt != st && vt.is_int() && st.is_int() && vt.bytes() > st.bytes() {
+                        v = self.b().conv(ConvOp::Trunc, v, st);
+                    }
+                    let v = self.convert(v, pty, decl_ty);
+                    let dt = self.ir_type(decl_ty).unwrap_or(st);
+                    self.b()
+                        .store(v, addr, 0, MemFlags::aligned(dt.bytes().min(align)));
+                    continue;
+                }
+                if pieces.len() == 1 {
+                    // A scalar in memory (long double, __int128 on the stack).
+                    let src = pieces[0].1;
+                    self.b().push(
+                        Op::Copy {
+                            dst: addr,
+                            src,
+                            size,
+                            align,
+                        },
+                        None,
+                    );
+                    continue;
+                }
+            }
+            for (k, v, l) in pieces {
+                if param_mem.contains(&(k as u32)) {
+                    self.b().push(
+                        Op::Copy {
+                            dst: addr,
+                            src: v,
+                            size: l.size as u64,
+                            align: 1,
+                        },
+                        None,
+                    );
+                } else {
+                    self.b()
+                        .store(v, addr, l.offset as i32, MemFlags::aligned(1));
+                }
+            }
+        }
+    }
+
+    /// Returns `v` (of C type `ty`) through the function's plan.
+    pub fn ret_value(&mut self, v: Option<crate::expr::Rv>, ty: TypeId) {
+        let plan = self.b().func.plan.clone();
+        let locs: Vec<neverc_abi::Location> = plan
+            .returns
+            .iter()
+            .filter(|l| !l.flags.contains(Flags::SRET))
+            .copied()
+            .collect();
+        let scalar = self.ir_type(ty);
+        let mut outs = Vec::new();
+        let sret = self.fs().sret;
+        // The result's memory image, for aggregates (and sret copies).
+        let mem: Option<Value> = match (&v, scalar) {
+            (Some(crate::expr::Rv::Agg(a)), _) => Some(*a),
+            _ => None,
+        };
+        if let (Some(dst), Some(src)) = (sret, mem) {
+            let (size, align) = self.size_align(ty);
+            self.b().push(
+                Op::Copy {
+                    dst,
+                    src,
+                    size,
+                    align,
+                },
+                None,
+            );
+        }
+        for l in &locs {
+            if l.flags.contains(Flags::SRET_OUT) {
+                let p = match sret {
+                    Some(p) => p,
+                    None => self.b().iconst(Type::Ptr, 0),
+                };
+                outs.push(p);
+                continue;
+            }
+            let pt = self.piece_type(l, scalar);
+            let val = match (&v, scalar) {
+                (Some(crate::expr::Rv::Scalar(s)), Some(st)) => {
+                    let mut s = *s;
+                    if pt != st && pt.is_int() && st.is_int() && pt.bytes() > st.bytes() {
+                        let op = if self.is_signed(ty) {
+                            ConvOp::Sext
+                        } else {
+                            ConvOp::Zext
+                        };
+                        s = self.b().conv(op, s, pt);
+                    } else if pt != st {
+                        // A scalar returned in pieces (__int128): through memory.
+                        let slot = self.b().add_slot(16, 16);
+                        let a = self.b().slot_addr(slot);
+                        self.b().store(s, a, 0, MemFlags::aligned(16));
+                        s = self.b().load(pt, a, l.offset as i32, MemFlags::aligned(8));
+                    }
+                    s
+                }
+                (Some(crate::expr::Rv::Agg(a)), _) => {
+                    // Copy into a padded temporary so a piece may read past the end.
+                    let (size, _) = self.size_align(ty);
+                    let slot = self.b().add_slot(size.next_multiple_of(16), 16);
+                    let t = self.b().slot_addr(slot);
+                    let a = *a;
+                    self.b().push(
+                        Op::Copy {
+                            dst: t,
+                            src: a,
+                            size,
+                            align: 1,
+                        },
+                        None,
+                    );
+                    self.b().load(pt, t, l.offset as i32, MemFlags::aligned(1))
+                }
+                _ => self.zero_of(pt),
+            };
+            outs.push(val);
+        }
+        self.b().push(Op::Return(outs), None);
+    }
+
+    pub fn zero_of(&mut self, t: Type) -> Value {
+        if t.is_int() {
+            self.b().iconst(t, 0)
+        } else {
+            self.b().fconst(t, 0)
+        }
+    }
+}

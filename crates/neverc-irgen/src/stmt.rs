@@ -1,0 +1,536 @@
+//! Statements: blocks and declarations, control flow, `switch`, labels and `goto`,
+//! statement expressions, and initialisers of automatic objects.
+
+use crate::expr::Rv;
+use crate::func::{Home, SwitchCtx};
+use crate::Gen;
+use neverc_front::parse::ast::{
+    DeclKind, ExprKind, ForInit, Init, InitId, StmtId, StmtKind, Storage,
+};
+use neverc_front::sema::{ArrLen, Kind, TypeId};
+use neverc_ir::*;
+
+impl<'a> Gen<'a> {
+    pub fn stmt(&mut self, s: StmtId) {
+        let ast = self.ast;
+        let st = ast.stmt(s);
+        // Labels and cases start blocks; anything else after a terminator is dead code,
+        // still generated (a label inside may be reachable).
+        if !matches!(
+            st.kind,
+            StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(_)
+        ) {
+            self.ensure_open();
+        }
+        match &st.kind {
+            StmtKind::Compound(items) => {
+                for &i in items {
+                    self.stmt(i);
+                }
+            }
+            StmtKind::Decl(d) => self.local_decl(*d),
+            StmtKind::LocalLabels(_) => {}
+            StmtKind::Expr(Some(e)) => self.effect(*e),
+            StmtKind::Expr(None) => {}
+            StmtKind::If(c, t, e) => {
+                let tb = self.b().new_block();
+                let eb = self.b().new_block();
+                let done = if e.is_some() {
+                    self.b().new_block()
+                } else {
+                    eb
+                };
+                self.cond_branch(*c, tb, eb);
+                self.b().switch_to(tb);
+                self.stmt(*t);
+                self.jump_to(done);
+                if let Some(e) = e {
+                    self.b().switch_to(eb);
+                    self.stmt(*e);
+                    self.jump_to(done);
+                }
+                self.b().switch_to(done);
+            }
+            StmtKind::While(c, body) => {
+                let head = self.b().new_block();
+                let bb = self.b().new_block();
+                let done = self.b().new_block();
+                self.jump_to(head);
+                self.b().switch_to(head);
+                self.cond_branch(*c, bb, done);
+                self.b().switch_to(bb);
+                self.loop_body(*body, done, head);
+                self.jump_to(head);
+                self.b().switch_to(done);
+            }
+            StmtKind::DoWhile(body, c) => {
+                let bb = self.b().new_block();
+                let cond = self.b().new_block();
+                let done = self.b().new_block();
+                self.jump_to(bb);
+                self.b().switch_to(bb);
+                self.loop_body(*body, done, cond);
+                self.jump_to(cond);
+                self.b().switch_to(cond);
+                self.cond_branch(*c, bb, done);
+                self.b().switch_to(done);
+            }
+            StmtKind::For {
+                init,
+                cond,
+                step,
+                body,
+            } => {
+                match init {
+                    ForInit::None => {}
+                    ForInit::Expr(e) => self.effect(*e),
+                    ForInit::Decl(d) => self.local_decl(*d),
+                }
+                let head = self.b().new_block();
+                let bb = self.b().new_block();
+                let stepb = self.b().new_block();
+                let done = self.b().new_block();
+                self.jump_to(head);
+                self.b().switch_to(head);
+                match cond {
+                    Some(c) => self.cond_branch(*c, bb, done),
+                    None => self.b().jump(bb, vec![]),
+                }
+                self.b().switch_to(bb);
+                self.loop_body(*body, done, stepb);
+                self.jump_to(stepb);
+                self.b().switch_to(stepb);
+                if let Some(e) = step {
+                    self.effect(*e);
+                }
+                self.jump_to(head);
+                self.b().switch_to(done);
+            }
+            StmtKind::Switch(e, body) => self.switch(*e, *body),
+            StmtKind::Case(lo, hi, inner) => {
+                let blk = self.b().new_block();
+                self.jump_to(blk);
+                self.b().switch_to(blk);
+                let lo_v = self.const_int(*lo).unwrap_or(0);
+                let hi_v = hi.and_then(|h| self.const_int(h)).unwrap_or(lo_v);
+                if let Some(sw) = self.fs().switches.last_mut() {
+                    sw.cases.push((lo_v, hi_v, blk));
+                }
+                self.stmt(*inner);
+            }
+            StmtKind::Default(inner) => {
+                let blk = self.b().new_block();
+                self.jump_to(blk);
+                self.b().switch_to(blk);
+                if let Some(sw) = self.fs().switches.last_mut() {
+                    sw.default = Some(blk);
+                }
+                self.stmt(*inner);
+            }
+            StmtKind::Break => {
+                if let Some(&b) = self.fs().breaks.last() {
+                    self.b().jump(b, vec![]);
+                }
+            }
+            StmtKind::Continue => {
+                if let Some(&b) = self.fs().continues.last() {
+                    self.b().jump(b, vec![]);
+                }
+            }
+            StmtKind::Return(e) => {
+                let ret = self.fs().ret;
+                let v = match e {
+                    Some(e) => {
+                        if self.is_scalar(ret) {
+                            Some(Rv::Scalar(self.scalar_as(*e, ret)))
+                        } else if matches!(self.t.types.kind(ret), Kind::Void) {
+                            self.effect(*e);
+                            None
+                        } else {
+                            Some(self.rv_as(*e, ret))
+                        }
+                    }
+                    None => None,
+                };
+                self.ret_value(v, ret);
+            }
+            StmtKind::Label(l, _, inner) => {
+                let blk = self.label_block(*l);
+                self.jump_to(blk);
+                self.b().switch_to(blk);
+                self.stmt(*inner);
+            }
+            StmtKind::Goto(l) => {
+                let blk = self.label_block(*l);
+                self.b().jump(blk, vec![]);
+            }
+            StmtKind::GotoComputed(e) => {
+                let a = self.scalar(*e);
+                let i = Inst(self.b().func.insts.len() as u32);
+                self.b().push(
+                    Op::IndirectJump {
+                        addr: a,
+                        targets: vec![],
+                    },
+                    None,
+                );
+                self.fs().indirect.push(i);
+            }
+            StmtKind::Asm(a) => {
+                // `asm("")` and `asm volatile("" ::: "memory")` are compiler barriers only.
+                let empty = self.ast.lits.strs[a.template as usize].units.is_empty()
+                    && a.outputs.is_empty()
+                    && a.inputs.is_empty();
+                if !empty {
+                    self.refuse(st.loc, "inline assembly");
+                }
+            }
+            StmtKind::Error => {}
+        }
+    }
+
+    fn loop_body(&mut self, body: StmtId, brk: Block, cont: Block) {
+        self.fs().breaks.push(brk);
+        self.fs().continues.push(cont);
+        self.stmt(body);
+        self.fs().breaks.pop();
+        self.fs().continues.pop();
+    }
+
+    /// Branches on a condition, short-circuiting `&&`, `||` and `!`.
+    pub fn cond_branch(&mut self, c: neverc_front::parse::ast::ExprId, t: Block, f: Block) {
+        let ex = self.ast.expr(c);
+        match &ex.kind {
+            ExprKind::Paren(x) => return self.cond_branch(*x, t, f),
+            ExprKind::Binary(neverc_front::parse::ast::BinOp::And, a, b) => {
+                let mid = self.b().new_block();
+                self.cond_branch(*a, mid, f);
+                self.b().switch_to(mid);
+                return self.cond_branch(*b, t, f);
+            }
+            ExprKind::Binary(neverc_front::parse::ast::BinOp::Or, a, b) => {
+                let mid = self.b().new_block();
+                self.cond_branch(*a, t, mid);
+                self.b().switch_to(mid);
+                return self.cond_branch(*b, t, f);
+            }
+            ExprKind::Unary(neverc_front::parse::ast::UnOp::Not, x) => {
+                return self.cond_branch(*x, f, t);
+            }
+            _ => {}
+        }
+        let ct = self.decayed_type(c);
+        let cond = if matches!(self.t.types.kind(ct), Kind::Complex(_)) {
+            let b = self.t.types.intern(Kind::Bool, 0);
+            self.scalar_as(c, b)
+        } else {
+            let v = self.scalar(c);
+            self.truth(v)
+        };
+        self.b().branch(cond, t, f);
+    }
+
+    fn switch(&mut self, e: neverc_front::parse::ast::ExprId, body: StmtId) {
+        let ct = self.decayed_type(e);
+        let pt = self.t.types.promote(ct);
+        let v = self.scalar_as(e, pt);
+        let vt = self.b().func.value_type(v);
+        let dispatch = self.b().new_block();
+        let done = self.b().new_block();
+        self.b().jump(dispatch, vec![]);
+        let first = self.b().new_block();
+        self.b().switch_to(first);
+        self.fs().switches.push(SwitchCtx::default());
+        self.fs().breaks.push(done);
+        self.stmt(body);
+        self.fs().breaks.pop();
+        let sw = self.fs().switches.pop().unwrap();
+        self.jump_to(done);
+        // The dispatch: ranges by comparisons, single values by one Switch.
+        self.b().switch_to(dispatch);
+        let default = sw.default.unwrap_or(done);
+        let signed = self.is_signed(pt);
+        let bits = vt.bytes() * 8;
+        let norm = |x: i128| -> i128 {
+            // Case values as the promoted type's values (wrapped to its width).
+            let m = if bits >= 128 {
+                -1i128
+            } else {
+                (1i128 << bits) - 1
+            };
+            let u = x & m;
+            if signed && bits < 128 && u >> (bits - 1) & 1 == 1 {
+                u - (1i128 << bits)
+            } else {
+                u
+            }
+        };
+        let mut singles = Vec::new();
+        for (lo, hi, blk) in sw.cases {
+            let (lo, hi) = (norm(lo), norm(hi));
+            if lo == hi {
+                if !singles.iter().any(|&(k, _)| k == lo) {
+                    singles.push((lo, blk));
+                }
+                continue;
+            }
+            let cc_ge = if signed { IntCC::Sge } else { IntCC::Uge };
+            let cc_le = if signed { IntCC::Sle } else { IntCC::Ule };
+            let l = self.b().iconst(vt, lo);
+            let h = self.b().iconst(vt, hi);
+            let a = self.b().icmp(cc_ge, v, l);
+            let c = self.b().icmp(cc_le, v, h);
+            let both = self.b().binary(BinaryOp::And, a, c);
+            let next = self.b().new_block();
+            self.b().branch(both, blk, next);
+            self.b().switch_to(next);
+        }
+        self.b().push(
+            Op::Switch {
+                value: v,
+                cases: singles,
+                default,
+            },
+            None,
+        );
+        self.b().switch_to(done);
+    }
+
+    pub fn stmt_expr(&mut self, s: StmtId) -> Rv {
+        let StmtKind::Compound(items) = &self.ast.stmt(s).kind else {
+            self.stmt(s);
+            return Rv::Void;
+        };
+        let Some((&last, rest)) = items.split_last() else {
+            return Rv::Void;
+        };
+        for &i in rest {
+            self.stmt(i);
+        }
+        self.ensure_open();
+        match &self.ast.stmt(last).kind {
+            StmtKind::Expr(Some(e)) => self.rvalue(*e),
+            _ => {
+                self.stmt(last);
+                Rv::Void
+            }
+        }
+    }
+
+    fn local_decl(&mut self, d: neverc_front::parse::ast::DeclId) {
+        let ast = self.ast;
+        let DeclKind::Vars { specs, list } = &ast.decl(d).kind else {
+            return;
+        };
+        let sp = ast.spec(*specs);
+        if sp.storage == Some(Storage::Typedef) {
+            // A VLA typedef's size would be evaluated here.
+            return;
+        }
+        for (i, id) in list.iter().enumerate() {
+            let Some(&o) = self.t.decl_ords.get(&(d, i as u32)) else {
+                continue;
+            };
+            let ty = self.t.ords[o as usize].ty;
+            if matches!(self.t.types.kind(ty), Kind::Func(_)) || sp.storage == Some(Storage::Extern)
+            {
+                continue;
+            }
+            if sp.storage == Some(Storage::Static) || sp.thread_local {
+                let sym = self.object_sym(o);
+                if sp.thread_local {
+                    self.module.symbols[sym.index()].kind = SymKind::Tls;
+                }
+                let mut attrs = sp.attrs.clone();
+                attrs.extend(id.decl.attrs.iter().cloned());
+                self.apply_attrs(sym, &attrs);
+                if let Some(l) = id.asm_label {
+                    self.rename(sym, l);
+                }
+                self.defined.insert(o, ());
+                self.static_object(o, sym, id.init, id.decl.loc);
+                continue;
+            }
+            if matches!(self.t.types.kind(ty), Kind::Array(_, ArrLen::Vla)) {
+                self.refuse(id.decl.loc, "variable length arrays");
+                let slot = self.b().add_slot(8, 8);
+                self.fs().locals.insert(o, Home::Slot(slot));
+                continue;
+            }
+            let (size, mut align) = self.size_align(ty);
+            for a in sp.attrs.iter().chain(id.decl.attrs.iter()) {
+                if self.attr_name(a) == "aligned" {
+                    align = align.max(16);
+                }
+            }
+            if let Some(al) = self.declared_align(sp, &id.decl) {
+                align = align.max(al);
+            }
+            let slot = self.b().add_slot(size.max(1), align);
+            self.fs().locals.insert(o, Home::Slot(slot));
+            if let Some(init) = id.init {
+                let a = self.b().slot_addr(slot);
+                self.init_local(a, ty, init);
+            }
+        }
+    }
+
+    /// `_Alignas` / `aligned(N)` on a declaration.
+    fn declared_align(
+        &mut self,
+        sp: &neverc_front::parse::ast::DeclSpecs,
+        d: &neverc_front::parse::ast::Declarator,
+    ) -> Option<u32> {
+        let mut best = None;
+        for a in &sp.align {
+            let v = match a {
+                neverc_front::parse::ast::AlignSpec::Expr(e) => {
+                    self.const_int(*e).map(|v| v as u32)
+                }
+                neverc_front::parse::ast::AlignSpec::Type(tn) => {
+                    let t = self.t.type_names.get(tn).copied()?;
+                    Some(self.size_align(t).1)
+                }
+            };
+            best = best.max(v);
+        }
+        for a in sp.attrs.iter().chain(d.attrs.iter()) {
+            if self.attr_name(a) == "aligned" {
+                if let Some((s, e)) = a.args {
+                    let toks = &self.ast.tokens[s as usize..e as usize];
+                    if toks.len() == 1 && toks[0].kind == neverc_front::parse::ctok::T::Int {
+                        let v = self.ast.lits.ints[toks[0].lit as usize].value as u32;
+                        best = best.max(Some(v));
+                    }
+                }
+            }
+        }
+        best
+    }
+
+    /// Initialises the object at `addr` of type `ty` (C17 6.7.9): zero-fill, then each
+    /// initialised element stored.
+    pub fn init_local(&mut self, addr: Value, ty: TypeId, init: InitId) {
+        match self.ast.init(init) {
+            Init::Expr(e) => {
+                let e = *e;
+                // A string literal initialising a char array.
+                if let (Kind::Array(_, n), ExprKind::Str(_)) =
+                    (self.t.types.kind(ty).clone(), &self.strip_parens(e).kind)
+                {
+                    let (size, align) = self.size_align(ty);
+                    let size = if n == ArrLen::Unknown { 0 } else { size };
+                    self.b().push(
+                        Op::Zero {
+                            dst: addr,
+                            size,
+                            align,
+                        },
+                        None,
+                    );
+                    let ExprKind::Str(i) = self.strip_parens(e).kind else {
+                        unreachable!()
+                    };
+                    let (bytes, _) = crate::consts::string_bytes(self, i);
+                    let n = (bytes.len() as u64).min(size);
+                    if n > 0 {
+                        let src = self.string_lit(i);
+                        self.b().push(
+                            Op::Copy {
+                                dst: addr,
+                                src,
+                                size: n,
+                                align: 1,
+                            },
+                            None,
+                        );
+                    }
+                    return;
+                }
+                let lv = crate::expr::Lv {
+                    addr,
+                    bits: None,
+                    ty,
+                    volatile: false,
+                };
+                let v = self.rv_as(e, ty);
+                self.store(lv, v);
+            }
+            Init::List { .. } => {
+                let (size, align) = self.size_align(ty);
+                self.b().push(
+                    Op::Zero {
+                        dst: addr,
+                        size,
+                        align,
+                    },
+                    None,
+                );
+                let mut items = Vec::new();
+                crate::consts::flatten_init(self, ty, init, 0, &mut items);
+                for it in items {
+                    let a = self.add_offset(addr, it.offset as i64);
+                    match it.what {
+                        crate::consts::Leaf::Expr(e) => {
+                            if let Some(bits) = it.bits {
+                                let v = self.scalar_as(e, it.ty);
+                                let lv = crate::expr::Lv {
+                                    addr: a,
+                                    bits: Some(bits),
+                                    ty: it.ty,
+                                    volatile: false,
+                                };
+                                self.store(lv, Rv::Scalar(v));
+                            } else {
+                                self.init_local_expr(a, it.ty, e);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn init_local_expr(&mut self, a: Value, ty: TypeId, e: neverc_front::parse::ast::ExprId) {
+        let lv = crate::expr::Lv {
+            addr: a,
+            bits: None,
+            ty,
+            volatile: false,
+        };
+        if let (Kind::Array(..), ExprKind::Str(i)) =
+            (self.t.types.kind(ty).clone(), &self.strip_parens(e).kind)
+        {
+            let (size, _) = self.size_align(ty);
+            let (bytes, _) = crate::consts::string_bytes(self, *i);
+            let n = (bytes.len() as u64).min(size);
+            if n > 0 {
+                let src = self.string_lit(*i);
+                self.b().push(
+                    Op::Copy {
+                        dst: a,
+                        src,
+                        size: n,
+                        align: 1,
+                    },
+                    None,
+                );
+            }
+            return;
+        }
+        let v = self.rv_as(e, ty);
+        self.store(lv, v);
+    }
+
+    pub fn strip_parens(
+        &self,
+        mut e: neverc_front::parse::ast::ExprId,
+    ) -> &'a neverc_front::parse::ast::Expr {
+        loop {
+            match &self.ast.expr(e).kind {
+                ExprKind::Paren(x) => e = *x,
+                _ => return self.ast.expr(e),
+            }
+        }
+    }
+}
