@@ -18,7 +18,7 @@
 //! needs no remember/restore state.
 
 use crate::asm::*;
-use crate::lower::{FrameInfo, Lowered, OUT_MARK};
+use crate::lower::{FrameInfo, Lowered, INTERNAL_LABEL, OUT_MARK};
 use crate::vcode::*;
 use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, RegClass};
 use std::collections::HashMap;
@@ -246,6 +246,12 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                         if let Inst::Lea { src, .. } = &mut t {
                             if src.disp == OUT_MARK {
                                 src.disp = fr.max_out as i32;
+                            }
+                            // Block addresses follow forwarded blocks.
+                            if let Some(l) = src.label {
+                                if l.0 < INTERNAL_LABEL {
+                                    src.label = Some(label_of(l.0 as usize));
+                                }
                             }
                         }
                         if let Inst::Jcc { target, .. } = &mut t {

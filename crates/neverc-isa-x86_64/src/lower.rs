@@ -2281,7 +2281,7 @@ impl<'a> Lower<'a> {
         let mut fp = 0;
         let mut stack_end = 0u32;
         for l in &f.plan.arguments {
-            if l.flags.contains(Flags::VARARG) {
+            if l.flags.contains(Flags::VARARG) || l.flags.contains(Flags::VA_COUNT) {
                 continue;
             }
             match l.place {
