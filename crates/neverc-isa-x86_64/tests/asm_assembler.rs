@@ -96,6 +96,27 @@ fn alignment_uses_gas_nops() {
 }
 
 #[test]
+fn long_padding_jumps_over_its_nops() {
+    // As gas: 88 bytes or more of padding start with a jump over the rest.
+    for (pad, head) in [
+        (87usize, vec![0x66, 0x66]),
+        (88, vec![0xEB, 86]),
+        (129, vec![0xEB, 127]),
+        (130, vec![0xE9, 125, 0, 0, 0]),
+    ] {
+        let mut v = nops(256 - pad);
+        v.push(Inst::Align(256));
+        let a = asm(&v);
+        assert_eq!(a.bytes.len(), 256);
+        assert_eq!(
+            &a.bytes[256 - pad..256 - pad + head.len()],
+            &head[..],
+            "{pad}"
+        );
+    }
+}
+
+#[test]
 fn jump_table_and_rip_label() {
     let (tab, c0, c1) = (Label(0), Label(1), Label(2));
     let v = [
@@ -219,7 +240,11 @@ fn random_functions_match_gnu_as() {
                     cond: Cond::ALL[rng.below(16)],
                     target: Label(rng.below(nlabels as usize) as u32),
                 }),
-                17 => items.push(Inst::Align(1 << rng.below(6))),
+                17 => items.push(Inst::Align(if rng.below(8) == 0 {
+                    1 << (6 + rng.below(4))
+                } else {
+                    1 << rng.below(6)
+                })),
                 18 => items.push(Inst::JumpTableEntry {
                     target: Label(rng.below(nlabels as usize) as u32),
                     base: Label(rng.below(nlabels as usize) as u32),

@@ -22,8 +22,20 @@ pub struct Assembled {
     pub label_offsets: HashMap<Label, u32>,
 }
 
-/// gas's nop fill for x86-64 (binutils 2.40): 11-byte nops, then one nop of the remainder.
+/// gas's code padding for x86-64 (binutils 2.40): 11-byte nops, then one nop of the
+/// remainder; from 88 bytes on (more than seven 11-byte nops) gas first emits a jump over
+/// the padding (EB rel8 when it reaches, else E9 rel32) and fills the rest with nops.
 pub fn nop_fill(out: &mut Vec<u8>, mut n: usize) {
+    if n / 11 > 7 {
+        if n - 2 <= 127 {
+            out.extend_from_slice(&[0xEB, (n - 2) as u8]);
+            n -= 2;
+        } else {
+            out.push(0xE9);
+            out.extend_from_slice(&((n - 5) as u32).to_le_bytes());
+            n -= 5;
+        }
+    }
     const NOPS: [&[u8]; 12] = [
         &[],
         &[0x90],
