@@ -7,9 +7,10 @@
 //! (frame, moves, final instructions), then the `asm` assembler.
 
 use crate::asm::{self, Inst, Label};
-use crate::emit::{emit_function, Emitted};
+use crate::emit::{cfi_text, emit_function, Emitted};
 use crate::lower::{gpr_allocatable, lower_function, xmm_allocatable, SCRATCH, XSCRATCH};
 use crate::vcode::{preg_gpr, preg_xmm};
+use neverc_codegen::cfi::{write_eh_frame, FrameDescription};
 use neverc_codegen::object_file::{
     Binding, ObjTarget, ObjectModule, SectionId, SectionKind, SymKind, SymbolInfo, Visibility,
 };
@@ -217,6 +218,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     let mut section_text: HashMap<SectionId, String> = HashMap::new();
     let mut order: Vec<SectionId> = Vec::new();
     let mut fns: Vec<FnOut> = Vec::new();
+    let mut frames: Vec<FrameDescription> = Vec::new();
 
     for (fi, f) in m.functions.iter().enumerate() {
         if checked {
@@ -282,7 +284,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         let mut ci = 0;
         for (i, inst) in emitted.insts.iter().enumerate() {
             while ci < emitted.cfi.len() && emitted.cfi[ci].0 == i {
-                let _ = writeln!(st, "\t{}", emitted.cfi[ci].2.text());
+                let _ = writeln!(st, "\t{}", cfi_text(emitted.cfi[ci].2));
                 ci += 1;
             }
             if *inst == Inst::Label(emitted.end) {
@@ -296,6 +298,16 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 let _ = writeln!(st, "\t{line}");
             }
         }
+        frames.push(FrameDescription {
+            func_sym: syms[f.sym.index()],
+            start: offset as u32,
+            len: size as u32,
+            ops: emitted
+                .cfi
+                .iter()
+                .map(|&(_, l, op)| (asm.label_offsets[&l], op))
+                .collect(),
+        });
         fns.push(FnOut {
             emitted,
             section,
@@ -485,6 +497,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     }
     asm_text.push_str(&text);
     let _ = writeln!(asm_text, "\t.section .note.GNU-stack,\"\",@progbits");
+    write_eh_frame(&mut obj, &frames).map_err(internal)?;
     let object = obj.write().map_err(internal)?;
     Ok(Compiled {
         object,

@@ -20,35 +20,30 @@
 use crate::asm::*;
 use crate::lower::{FrameInfo, Lowered, INTERNAL_LABEL, OUT_MARK};
 use crate::vcode::*;
+use neverc_codegen::cfi::CfaOp;
 use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, RegClass};
 use std::collections::HashMap;
 
-/// A call-frame instruction at a point of the code (printed as `.cfi_*`, and turned into
-/// `.eh_frame` rows through the label placed there).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Cfi {
-    DefCfaOffset(i32),
-    /// DWARF register, offset from the CFA.
-    Offset(u16, i32),
-    DefCfaRegister(u16),
-    DefCfa(u16, i32),
-}
-
-impl Cfi {
-    pub fn text(self) -> String {
-        match self {
-            Cfi::DefCfaOffset(o) => format!(".cfi_def_cfa_offset {o}"),
-            Cfi::Offset(r, o) => format!(".cfi_offset {r}, {o}"),
-            Cfi::DefCfaRegister(r) => format!(".cfi_def_cfa_register {r}"),
-            Cfi::DefCfa(r, o) => format!(".cfi_def_cfa {r}, {o}"),
-        }
+/// `.cfi_*` text for a frame change.
+pub fn cfi_text(op: CfaOp) -> String {
+    match op {
+        CfaOp::PushRbp => ".cfi_def_cfa_offset 16\n\t.cfi_offset 6, -16".into(),
+        CfaOp::MovRspRbp => ".cfi_def_cfa_register 6".into(),
+        CfaOp::SaveReg { reg, cfa_offset } => format!(".cfi_offset {reg}, {cfa_offset}"),
+        CfaOp::RestoreReg(r) => format!(".cfi_restore {r}"),
+        CfaOp::AfterLeave => ".cfi_def_cfa 7, 8".into(),
+        CfaOp::DefCfaOffset(o) => format!(".cfi_def_cfa_offset {o}"),
+        CfaOp::DefCfaRegister(r) => format!(".cfi_def_cfa_register {r}"),
+        CfaOp::DefCfa { reg, offset } => format!(".cfi_def_cfa {reg}, {offset}"),
+        CfaOp::RememberState => ".cfi_remember_state".into(),
+        CfaOp::RestoreState => ".cfi_restore_state".into(),
     }
 }
 
 pub struct Emitted {
     pub insts: Vec<Inst>,
     /// CFI before `insts[i]`, each with the label placed there.
-    pub cfi: Vec<(usize, Label, Cfi)>,
+    pub cfi: Vec<(usize, Label, CfaOp)>,
     /// The label after the last instruction of the code (the symbol's size).
     pub end: Label,
     /// Final labels of address-taken blocks.
@@ -96,22 +91,21 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     let total = local + fr.max_out;
 
     let mut insts: Vec<Inst> = Vec::new();
-    let mut cfi: Vec<(usize, Label, Cfi)> = Vec::new();
-    fn add_cfi(insts: &mut Vec<Inst>, cfi: &mut Vec<(usize, Label, Cfi)>, c: Cfi, l: Label) {
+    let mut cfi: Vec<(usize, Label, CfaOp)> = Vec::new();
+    fn add_cfi(insts: &mut Vec<Inst>, cfi: &mut Vec<(usize, Label, CfaOp)>, c: CfaOp, l: Label) {
         insts.push(Inst::Label(l));
         cfi.push((insts.len(), l, c));
     }
 
     // Prologue.
     insts.push(Inst::Push { src: Gpr::RBP });
-    add_cfi(&mut insts, &mut cfi, Cfi::DefCfaOffset(16), new_label());
-    cfi.push((insts.len(), cfi.last().unwrap().1, Cfi::Offset(6, -16)));
+    add_cfi(&mut insts, &mut cfi, CfaOp::PushRbp, new_label());
     insts.push(Inst::Mov {
         size: Size::S64,
         src: Rmi::Reg(Gpr::RSP),
         dst: Rm::Reg(Gpr::RBP),
     });
-    add_cfi(&mut insts, &mut cfi, Cfi::DefCfaRegister(6), new_label());
+    add_cfi(&mut insts, &mut cfi, CfaOp::MovRspRbp, new_label());
     if total > 0 {
         insts.push(Inst::Alu {
             op: AluOp::Sub,
@@ -130,7 +124,10 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         add_cfi(
             &mut insts,
             &mut cfi,
-            Cfi::Offset(gpr_dwarf(g.0), save_off(j) - 16),
+            CfaOp::SaveReg {
+                reg: gpr_dwarf(g.0),
+                cfa_offset: save_off(j) - 16,
+            },
             new_label(),
         );
     }
@@ -303,7 +300,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         });
     }
     insts.push(Inst::Leave);
-    add_cfi(&mut insts, &mut cfi, Cfi::DefCfa(7, 8), new_label());
+    add_cfi(&mut insts, &mut cfi, CfaOp::AfterLeave, new_label());
     insts.push(Inst::Ret);
     let end = new_label();
     insts.push(Inst::Label(end));

@@ -818,3 +818,30 @@ int main(void) {
 "#;
     run("misc", &m, driver, "1 55 500500\n296 7\n1 2 3 3\n");
 }
+
+#[test]
+fn unwinding_through_generated_code() {
+    // long through(long x) { return cb(x) + 1; } with a callee-saved register live across
+    // the call, so the FDE describes a saved register too.
+    let mut m = Module::default();
+    let cb = m.symbol("cb", SymKind::Func);
+    func(
+        &mut m,
+        "through",
+        plan(long(), vec![long()]),
+        &[Type::I64],
+        |b, _, p| {
+            let pl = b.add_plan(plan(long(), vec![long()]));
+            let r = b.call(Callee::Direct(cb), vec![p[0]], vec![], pl, &[Type::I64]);
+            let s = b.binary(BinaryOp::Add, r[0], p[0]);
+            ret(b, s);
+        },
+    );
+    let driver = r#"#include <stdio.h>
+#include <execinfo.h>
+long through(long);
+long cb(long x) { void *buf[16]; return backtrace(buf, 16) >= 4 ? x : -1000; }
+int main(void) { printf("%ld\n", through(21)); return 0; }
+"#;
+    run("unwind", &m, driver, "42\n");
+}
