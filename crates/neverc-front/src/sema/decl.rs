@@ -66,11 +66,67 @@ impl<'a> Sema<'a> {
         let ast = self.ast;
         let sp = ast.spec(sid);
         let t = self.type_spec(sp.ty, alone);
-        let mut t = self.types.add_quals(t, sp.quals);
-        if attrs_change_type(&sp.attrs, &self.pp.interner) {
-            t = TypeId::ERROR;
+        let t = self.types.add_quals(t, sp.quals);
+        self.type_attrs(t, &sp.attrs)
+    }
+
+    /// Attributes that change a type: `mode` gives the integer or float of a machine
+    /// mode; the vector and transparent-union attributes are not modelled yet (the type
+    /// becomes an error type, which suppresses later diagnostics).
+    pub(crate) fn type_attrs(&mut self, t: TypeId, attrs: &[Attr]) -> TypeId {
+        let mut t = t;
+        for a in attrs {
+            let n = attr_name(a, &self.pp.interner);
+            match n.as_str() {
+                "mode" => t = self.mode_type(t, a),
+                "vector_size" | "transparent_union" | "ext_vector_type" => return TypeId::ERROR,
+                _ => {}
+            }
         }
         t
+    }
+
+    fn mode_type(&mut self, t: TypeId, a: &Attr) -> TypeId {
+        let Some((s, _)) = a.args else {
+            return TypeId::ERROR;
+        };
+        let tok = self.ast.tokens[s as usize];
+        let mode = self.pp.interner.str(tok.sym).into_owned();
+        let mode = mode.trim_start_matches("__").trim_end_matches("__").to_string();
+        let unsigned = !self.types.is_signed(t) && !matches!(self.types.kind(t), Kind::Float(_));
+        let quals = self.types.quals(t);
+        use neverc_abi::IntKind as I;
+        let int = |u: bool, s: I, un: I| if u { un } else { s };
+        let kind = match mode.as_str() {
+            "QI" | "byte" => Kind::Int(int(unsigned, I::SChar, I::UChar)),
+            "HI" => Kind::Int(int(unsigned, I::Short, I::UShort)),
+            "SI" => Kind::Int(int(unsigned, I::Int, I::UInt)),
+            "DI" => Kind::Int(int(unsigned, I::LongLong, I::ULongLong)),
+            "TI" => Kind::Int(int(unsigned, I::Int128, I::UInt128)),
+            "word" | "pointer" | "unwind_word" => {
+                if self.types.machine.data_model.pointer.size == 8 {
+                    Kind::Int(int(unsigned, I::Long, I::ULong))
+                } else {
+                    Kind::Int(int(unsigned, I::Int, I::UInt))
+                }
+            }
+            "SF" => Kind::Float(FloatK::Float),
+            "DF" => Kind::Float(FloatK::Double),
+            "XF" => Kind::Float(FloatK::LongDouble),
+            "TF" => Kind::Float(FloatK::Float128),
+            "SC" | "DC" | "XC" | "TC" => {
+                let r = match mode.as_str() {
+                    "SC" => FloatK::Float,
+                    "DC" => FloatK::Double,
+                    "XC" => FloatK::LongDouble,
+                    _ => FloatK::Float128,
+                };
+                let r = self.types.intern(Kind::Float(r), 0);
+                Kind::Complex(r)
+            }
+            _ => return TypeId::ERROR,
+        };
+        self.types.intern(kind, quals)
     }
 
     fn type_spec(&mut self, ts: TypeSpec, alone: bool) -> TypeId {
@@ -276,11 +332,7 @@ impl<'a> Sema<'a> {
                                 let ty = self.declarator_type(base, d, None);
                                 let p = packed || has_attr(&d.attrs, "packed", &self.pp.interner);
                                 let a = attr_align(self, &d.attrs).or(salign);
-                                let ty = if attrs_change_type(&d.attrs, &self.pp.interner) {
-                                    TypeId::ERROR
-                                } else {
-                                    ty
-                                };
+                                let ty = self.type_attrs(ty, &d.attrs);
                                 (d.name, ty, d.loc, p, a)
                             }
                             None => (None, base, r.loc, packed, salign),
@@ -660,10 +712,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        if attrs_change_type(&d.attrs, &self.pp.interner) {
-            return TypeId::ERROR;
-        }
-        t
+        self.type_attrs(t, &d.attrs)
     }
 
     /// Where `name` is written first after `loc` (a tag after its keyword).
@@ -1573,15 +1622,6 @@ fn has_attr(attrs: &[Attr], name: &str, interner: &crate::token::Interner) -> bo
 
 /// Attributes whose meaning changes the type in ways this slice does not model yet: the
 /// type becomes erroneous (silent) rather than wrong.
-fn attrs_change_type(attrs: &[Attr], interner: &crate::token::Interner) -> bool {
-    attrs.iter().any(|a| {
-        matches!(
-            attr_name(a, interner).as_str(),
-            "vector_size" | "mode" | "transparent_union" | "ext_vector_type"
-        )
-    })
-}
-
 /// `aligned(N)` with a literal N, or plain `aligned` (the target's biggest alignment).
 fn attr_align(s: &Sema, attrs: &[Attr]) -> Option<u32> {
     let mut best: Option<u32> = None;
