@@ -219,49 +219,7 @@ fn random_functions_match_gnu_as() {
         .unwrap_or(80);
     let mut failures = Vec::new();
     for p in 0..programs {
-        let nlabels = 2 + rng.below(if p % 2 == 0 { 40 } else { 12 }) as u32;
-        let mut items = Vec::new();
-        let mut defined = vec![false; nlabels as usize];
-        let len = 20 + rng.below(if p % 3 == 0 { 900 } else { 200 });
-        for _ in 0..len {
-            match rng.below(20) {
-                0..=9 => items.push(filler[rng.below(filler.len())]),
-                10 => {
-                    let l = rng.below(nlabels as usize);
-                    if !defined[l] {
-                        defined[l] = true;
-                        items.push(Inst::Label(Label(l as u32)));
-                    }
-                }
-                11..=13 => items.push(Inst::Jmp {
-                    target: Label(rng.below(nlabels as usize) as u32),
-                }),
-                14..=16 => items.push(Inst::Jcc {
-                    cond: Cond::ALL[rng.below(16)],
-                    target: Label(rng.below(nlabels as usize) as u32),
-                }),
-                17 => items.push(Inst::Align(if rng.below(8) == 0 {
-                    1 << (6 + rng.below(4))
-                } else {
-                    1 << rng.below(6)
-                })),
-                18 => items.push(Inst::JumpTableEntry {
-                    target: Label(rng.below(nlabels as usize) as u32),
-                    base: Label(rng.below(nlabels as usize) as u32),
-                }),
-                _ => items.push(Inst::Lea {
-                    size: Size::S64,
-                    src: Mem::rip_label(Label(rng.below(nlabels as usize) as u32), 0),
-                    dst: Gpr::RAX,
-                }),
-            }
-        }
-        for (l, d) in defined.iter().enumerate() {
-            if !d {
-                let at = rng.below(items.len() + 1);
-                items.insert(at, Inst::Label(Label(l as u32)));
-            }
-        }
+        let items = random_function(&mut rng, &filler, p % 2 == 0, p % 3 == 0, 9);
         let ours = asm(&items);
         let mut src = String::from("\t.text\n");
         for i in &items {
@@ -334,6 +292,171 @@ fn random_functions_match_gnu_as() {
             ));
         }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A random function body: filler instructions, labels (all defined), jumps, alignment,
+/// jump-table entries and rip-relative label references.
+fn random_function(
+    rng: &mut Rng,
+    filler: &[Inst],
+    many_labels: bool,
+    long: bool,
+    max_align_log2: usize,
+) -> Vec<Inst> {
+    let nlabels = 2 + rng.below(if many_labels { 40 } else { 12 }) as u32;
+    let mut items = Vec::new();
+    let mut defined = vec![false; nlabels as usize];
+    let len = 20 + rng.below(if long { 900 } else { 200 });
+    for _ in 0..len {
+        match rng.below(20) {
+            0..=9 => items.push(filler[rng.below(filler.len())]),
+            10 => {
+                let l = rng.below(nlabels as usize);
+                if !defined[l] {
+                    defined[l] = true;
+                    items.push(Inst::Label(Label(l as u32)));
+                }
+            }
+            11..=13 => items.push(Inst::Jmp {
+                target: Label(rng.below(nlabels as usize) as u32),
+            }),
+            14..=16 => items.push(Inst::Jcc {
+                cond: Cond::ALL[rng.below(16)],
+                target: Label(rng.below(nlabels as usize) as u32),
+            }),
+            17 => items.push(Inst::Align(if rng.below(8) == 0 {
+                1 << rng.below(max_align_log2 + 1)
+            } else {
+                1 << rng.below(max_align_log2.min(5) + 1)
+            })),
+            18 => items.push(Inst::JumpTableEntry {
+                target: Label(rng.below(nlabels as usize) as u32),
+                base: Label(rng.below(nlabels as usize) as u32),
+            }),
+            _ => items.push(Inst::Lea {
+                size: Size::S64,
+                src: Mem::rip_label(Label(rng.below(nlabels as usize) as u32), 0),
+                dst: Gpr::RAX,
+            }),
+        }
+    }
+    for (l, d) in defined.iter().enumerate() {
+        if !d {
+            let at = rng.below(items.len() + 1);
+            items.insert(at, Inst::Label(Label(l as u32)));
+        }
+    }
+    items
+}
+
+fn have(t: &str) -> bool {
+    Command::new(t)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+/// The filler instructions: forms without labels (each program defines its own).
+fn filler() -> Vec<Inst> {
+    forms::all_forms()
+        .into_iter()
+        .filter(|i| {
+            let mut s = Sink::default();
+            encode(i, &mut s).is_ok()
+                && s.label_uses.is_empty()
+                && !matches!(i, Inst::Jmp { .. } | Inst::Jcc { .. })
+        })
+        .collect()
+}
+
+/// GNU as's .text bytes for `src`.
+fn gas_text(dir: &std::path::Path, name: &str, src: &str) -> Vec<u8> {
+    let s = dir.join(format!("{name}.s"));
+    let o = dir.join(format!("{name}.o"));
+    let b = dir.join(format!("{name}.bin"));
+    std::fs::write(&s, src).unwrap();
+    let st = Command::new("as")
+        .arg("--64")
+        .arg("-o")
+        .arg(&o)
+        .arg(&s)
+        .output()
+        .unwrap();
+    assert!(
+        st.status.success(),
+        "{}",
+        String::from_utf8_lossy(&st.stderr)
+    );
+    assert!(Command::new("objcopy")
+        .args(["-O", "binary", "--only-section=.text"])
+        .arg(&o)
+        .arg(&b)
+        .status()
+        .unwrap()
+        .success());
+    std::fs::read(&b).unwrap()
+}
+
+/// Several random functions in one section, each after `.p2align 4`, assembled together by
+/// `assemble_section` and by GNU as: identical bytes. Also counts how often assembling each
+/// function alone would have differed (gas's estimates depend on earlier functions' growth).
+#[test]
+fn random_sections_match_gnu_as() {
+    if !have("as") || !have("objcopy") {
+        eprintln!("GNU as/objcopy not found; skipping");
+        return;
+    }
+    let filler = filler();
+    let dir = std::env::temp_dir().join(format!("neverc-asm-sect-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let sections: usize = std::env::var("NEVERC_ASM_RANDOM")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(30, |n| n / 2);
+    let (mut failures, mut alone_differs) = (Vec::new(), 0);
+    for p in 0..sections {
+        let nf = 2 + rng.below(4);
+        let funcs: Vec<Vec<Inst>> = (0..nf)
+            .map(|k| {
+                let long = rng.below(3) == 0;
+                random_function(&mut rng, &filler, k % 2 == 0, long, 4)
+            })
+            .collect();
+        let refs: Vec<&[Inst]> = funcs.iter().map(|f| &f[..]).collect();
+        let parts = assemble_section(&refs, 16).unwrap();
+        let mut ours = Vec::new();
+        let mut src = String::from("\t.text\n");
+        for (k, (f, a)) in funcs.iter().zip(&parts).enumerate() {
+            let pad = (16 - ours.len() % 16) % 16;
+            nop_fill(&mut ours, pad);
+            ours.extend_from_slice(&a.bytes);
+            if asm(f).bytes != a.bytes {
+                alone_differs += 1;
+            }
+            src.push_str(&format!("\t.p2align 4\nf{k}:\n"));
+            for i in f {
+                src.push('\t');
+                src.push_str(&print(i, &forms::sym_name, &|l| format!(".Lf{k}_{}", l.0)));
+                src.push('\n');
+            }
+        }
+        let gas = gas_text(&dir, &format!("s{p}"), &src);
+        if gas != ours {
+            failures.push(format!(
+                "section {p} in {}: gas {} bytes, neverc {}",
+                dir.display(),
+                gas.len(),
+                ours.len()
+            ));
+        }
+    }
+    eprintln!(
+        "sections: {sections}, functions whose bytes differ when assembled alone: {alone_differs}"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     let _ = std::fs::remove_dir_all(&dir);
 }

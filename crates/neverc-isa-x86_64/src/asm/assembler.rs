@@ -367,3 +367,83 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     out.label_offsets = labels;
     Ok(out)
 }
+
+/// Assemble the functions of one section together, in order, each starting at a multiple of
+/// `align` (the printed text puts `.p2align` before each function). GNU as relaxes a whole
+/// section at once, and within a pass its estimate for a forward jump across an alignment
+/// depends on how much earlier code (earlier functions included) has grown, so the exact gas
+/// layout of a function can depend on the functions before it. Use this (rather than
+/// `assemble` per function) when the bytes must equal what gas makes of the whole `-S` file.
+/// Each function's labels are its own; offsets in each result are function-relative, and
+/// the padding between functions belongs to none of them.
+pub fn assemble_section(funcs: &[&[Inst]], align: u32) -> Result<Vec<Assembled>, EncodeError> {
+    // Renumber labels per function into one space, plus a start and an end label each.
+    let mut items = Vec::new();
+    let mut spans = Vec::with_capacity(funcs.len());
+    let mut next = 0u32;
+    for f in funcs {
+        let count = f
+            .iter()
+            .filter_map(|i| match i {
+                Inst::Label(l) => Some(l.0),
+                _ => None,
+            })
+            .max()
+            .map_or(0, |m| m + 1);
+        let base = next;
+        let (start, end) = (Label(base + count), Label(base + count + 1));
+        next = base + count + 2;
+        spans.push((base, count, start, end));
+        items.push(Inst::Align(align));
+        items.push(Inst::Label(start));
+        for i in *f {
+            let mut i = *i;
+            relabel(&mut i, base);
+            items.push(i);
+        }
+        items.push(Inst::Label(end));
+    }
+    let all = assemble(&items)?;
+    let mut out = Vec::with_capacity(funcs.len());
+    for &(base, count, start, end) in &spans {
+        let (lo, hi) = (all.label_offsets[&start], all.label_offsets[&end]);
+        out.push(Assembled {
+            bytes: all.bytes[lo as usize..hi as usize].to_vec(),
+            fixups: all
+                .fixups
+                .iter()
+                .filter(|f| f.offset >= lo && f.offset < hi)
+                .map(|f| Fixup {
+                    offset: f.offset - lo,
+                    ..*f
+                })
+                .collect(),
+            label_offsets: all
+                .label_offsets
+                .iter()
+                .filter(|(l, _)| l.0 >= base && l.0 < base + count)
+                .map(|(l, o)| (Label(l.0 - base), o - lo))
+                .collect(),
+        });
+    }
+    Ok(out)
+}
+
+/// Moves a function's labels into the shared numbering (label references included).
+fn relabel(i: &mut Inst, base: u32) {
+    let r = |l: &mut Label| l.0 += base;
+    match i {
+        Inst::Label(l) | Inst::Jmp { target: l } | Inst::Jcc { target: l, .. } => r(l),
+        Inst::JumpTableEntry { target, base: b } => {
+            r(target);
+            r(b);
+        }
+        _ => {
+            i.visit_operands(&mut |_| {}, &mut |_| {}, &mut |m| {
+                if let Some(l) = &mut m.label {
+                    l.0 += base;
+                }
+            });
+        }
+    }
+}

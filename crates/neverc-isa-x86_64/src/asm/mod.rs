@@ -13,7 +13,7 @@ pub mod forms;
 pub mod inst;
 pub mod print;
 
-pub use assembler::{assemble, Assembled};
+pub use assembler::{assemble, assemble_section, nop_fill, Assembled};
 pub use encode::{encode, encode_jump, LabelUse, Sink};
 pub use inst::*;
 pub use print::print;
