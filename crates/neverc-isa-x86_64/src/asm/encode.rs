@@ -79,10 +79,9 @@ struct Parts {
     w: bool,
     /// Force a REX prefix (8-bit access to spl/bpl/sil/dil).
     rex_force: bool,
-    opcode: &'static [u8],
-    /// Extra opcode byte computed at run time (Jcc/SETcc/CMOVcc condition), replacing the
-    /// last byte of `opcode` when set.
-    op_last: Option<u8>,
+    /// Opcode bytes (1 to 3) and how many are used.
+    opcode: [u8; 3],
+    op_len: usize,
     reg: u8,
     rm: RmArg,
     imm: ImmArg,
@@ -91,7 +90,9 @@ struct Parts {
 }
 
 impl Parts {
-    fn new(opcode: &'static [u8]) -> Parts {
+    fn new(op: &[u8]) -> Parts {
+        let mut opcode = [0u8; 3];
+        opcode[..op.len()].copy_from_slice(op);
         Parts {
             p66: false,
             rep: None,
@@ -99,7 +100,7 @@ impl Parts {
             w: false,
             rex_force: false,
             opcode,
-            op_last: None,
+            op_len: op.len(),
             reg: 0,
             rm: RmArg::None,
             imm: ImmArg::None,
@@ -112,12 +113,15 @@ fn err(inst: &Inst, why: &str) -> EncodeError {
     EncodeError::new(inst, why)
 }
 
-/// The final opcode byte after adding the condition / register.
-fn opcode_bytes(p: &Parts) -> Vec<u8> {
-    let mut v = p.opcode.to_vec();
-    if let Some(b) = p.op_last {
-        *v.last_mut().unwrap() = b;
+impl Parts {
+    fn op(&self) -> &[u8] {
+        &self.opcode[..self.op_len]
     }
+}
+
+/// The opcode bytes, with the register added to the last one for the +r forms.
+fn opcode_bytes(p: &Parts) -> Vec<u8> {
+    let mut v = p.op().to_vec();
     if let RmArg::OpReg(r) = p.rm {
         *v.last_mut().unwrap() += r & 7;
     }
@@ -202,7 +206,7 @@ fn emit(inst: &Inst, sink: &mut Sink, p: Parts) -> Result<(), EncodeError> {
     match p.rm {
         RmArg::Reg(r) => sink.put(&[0xC0 | ((p.reg & 7) << 3) | (r & 7)]),
         RmArg::Mem(m) => {
-            let relax = got_relaxable(p.opcode, p.reg) && !p.p66;
+            let relax = got_relaxable(p.op(), p.reg) && !p.p66;
             emit_mem(inst, sink, p.reg, &m, imm_len, has_rex, relax)?
         }
         RmArg::OpReg(_) | RmArg::None => {}
@@ -671,17 +675,9 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             emit(i, sink, p)
         }
         Alu { op, size, src, dst } => {
-            const OPS: [[u8; 6]; 8] = {
-                let mut t = [[0u8; 6]; 8];
-                let mut k = 0;
-                while k < 8 {
-                    let b = (k as u8) << 3;
-                    t[k] = [b, b + 1, b + 2, b + 3, b + 4, b + 5];
-                    k += 1;
-                }
-                t
-            };
-            let o = &OPS[op as usize];
+            // op*8 + 0..5: r/m8,r8  r/m,r  r8,r/m8  r,r/m  al,imm8  eax,imm32
+            let b8 = (op as u8) << 3;
+            let o = [b8, b8 + 1, b8 + 2, b8 + 3, b8 + 4, b8 + 5];
             let b = size == Size::S8;
             match (src, dst) {
                 (Rmi::Reg(s), _) => {
@@ -861,8 +857,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             emit(i, sink, p)
         }
         Setcc { cond, dst } => {
-            let mut p = Parts::new(&[0x0F, 0x90]);
-            p.op_last = Some(0x90 | cond.code());
+            let mut p = Parts::new(&[0x0F, 0x90 | cond.code()]);
             p.rm = rm_arg(&dst);
             p.rex_force = rm_byte_rex(Size::S8, &dst);
             emit(i, sink, p)
@@ -876,8 +871,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             if size == Size::S8 {
                 return Err(err(i, "no 8-bit cmov"));
             }
-            let mut p = sized(Parts::new(&[0x0F, 0x40]), size);
-            p.op_last = Some(0x40 | cond.code());
+            let mut p = sized(Parts::new(&[0x0F, 0x40 | cond.code()]), size);
             p.reg = dst.0;
             p.rm = rm_arg(&src);
             emit(i, sink, p)
@@ -985,7 +979,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
         }
         Sse { op, src, dst } => {
             let (pre, opc, _) = op.info();
-            let mut p = Parts::new(sse_opcode(opc));
+            let mut p = Parts::new(&[0x0F, opc]);
             match pre {
                 0x66 => p.p66 = true,
                 0 => {}
@@ -1070,7 +1064,7 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
         }
         X87Mem { op, mem } => {
             let (opc, digit, _) = op.info();
-            let mut p = Parts::new(x87_opcode(opc));
+            let mut p = Parts::new(&[opc]);
             p.reg = digit;
             p.rm = RmArg::Mem(mem);
             emit(i, sink, p)
@@ -1099,24 +1093,4 @@ fn label_field(sink: &mut Sink, label: Label, n: u8) {
         base: None,
     });
     sink.put(&[0u8; 4][..n as usize]);
-}
-
-/// Opcode slices with static lifetime for the table-driven SSE and x87 forms.
-fn sse_opcode(op: u8) -> &'static [u8] {
-    const T: [[u8; 2]; 256] = {
-        let mut t = [[0u8; 2]; 256];
-        let mut k = 0;
-        while k < 256 {
-            t[k] = [0x0F, k as u8];
-            k += 1;
-        }
-        t
-    };
-    &T[op as usize]
-}
-
-fn x87_opcode(op: u8) -> &'static [u8] {
-    const T: [u8; 8] = [0xD8, 0xD9, 0xDA, 0xDB, 0xDC, 0xDD, 0xDE, 0xDF];
-    let k = (op - 0xD8) as usize;
-    &T[k..k + 1]
 }

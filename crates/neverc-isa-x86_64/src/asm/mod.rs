@@ -6,6 +6,9 @@
 //!
 //! Invariant: for every instruction, `encode` gives the same bytes and relocations that
 //! GNU as gives for the text `print` returns, so `-S` output and direct object output agree.
+//! For whole functions the same holds for `assemble_section` (all functions of a section
+//! together, as gas relaxes them); `assemble` of one function alone matches gas unless
+//! earlier functions of the same section grew while gas was relaxing (rare, see there).
 
 pub mod assembler;
 pub mod encode;
