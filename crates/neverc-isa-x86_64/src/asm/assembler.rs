@@ -257,6 +257,11 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
 }
 
 /// Assemble a function body: the bytes, symbol fixups and label offsets.
+///
+/// Offset 0 is taken to be aligned to every `Align(n)` in the body, so the function must be
+/// placed at a multiple of its largest alignment (as the printed text's `.p2align` before
+/// the function does). Labels must be defined exactly once; jumps, rip-relative label
+/// operands and jump-table entries may refer to labels before or after them.
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     let mut pieces = Vec::with_capacity(items.len());
     for inst in items {

@@ -821,8 +821,8 @@ pub enum Inst {
     },
 
     // ---- integer arithmetic ----
-    /// `op src, dst`: dst = dst op src (Cmp only sets flags). Imm must fit in 32 bits
-    /// sign-extended (or the size, for S8/S16).
+    /// `op src, dst`: dst = dst op src (Cmp only sets flags). An immediate is any value of
+    /// the operation size in signed or unsigned spelling (S64: a sign-extended 32-bit value).
     Alu {
         op: AluOp,
         size: Size,
