@@ -394,9 +394,6 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
                     }
                 }
                 for v in imms_for(size) {
-                    if size == Size::S64 && norm_imm(Size::S64, v).is_none() {
-                        continue;
-                    }
                     for m in [
                         Mem::base(Gpr::RBP, -8),
                         Mem::rip(FOO, RelocKind::Pc32, 4),
