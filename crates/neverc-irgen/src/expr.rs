@@ -645,6 +645,10 @@ impl<'a> Gen<'a> {
             return match h {
                 Home::Slot(s) => self.b().slot_addr(s),
                 Home::Addr(v) => v,
+                Home::Vla(a, _) => {
+                    let a = self.b().slot_addr(a);
+                    self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8))
+                }
             };
         }
         let sym = self.object_sym(o);
@@ -988,6 +992,9 @@ impl<'a> Gen<'a> {
             | ExprKind::TypesCompatible(..) => match self.const_int(e) {
                 Some(v) => Rv::Scalar(self.int_const(ty, v)),
                 None => {
+                    if let Some(v) = self.vla_sizeof(ex) {
+                        return Rv::Scalar(v);
+                    }
                     self.refuse(ex.loc, "sizeof of a variable length array");
                     Rv::Scalar(self.int_const(ty, 0))
                 }
@@ -1020,6 +1027,22 @@ impl<'a> Gen<'a> {
             ExprKind::Int(i) => self.ast.lits.ints[i as usize].imaginary,
             _ => false,
         }
+    }
+
+    /// `sizeof a` for a variable length array object: its recorded size.
+    fn vla_sizeof(&mut self, ex: &neverc_front::parse::ast::Expr) -> Option<Value> {
+        let ExprKind::SizeofExpr(mut x) = ex.kind else {
+            return None;
+        };
+        while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+            x = y;
+        }
+        let o = *self.t.refs.get(&x)?;
+        let Home::Vla(_, s) = self.fs.as_ref()?.locals.get(&o).copied()? else {
+            return None;
+        };
+        let a = self.b().slot_addr(s);
+        Some(self.b().load(Type::I64, a, 0, MemFlags::aligned(8)))
     }
 
     /// Evaluates for side effects only.
@@ -1930,34 +1953,30 @@ impl<'a> Gen<'a> {
             "clz" | "ctz" | "popcount" | "parity" | "ffs" | "clzl" | "ctzl" | "popcountl"
             | "parityl" | "ffsl" | "clzll" | "ctzll" | "popcountll" | "parityll" | "ffsll"
             | "clrsb" | "clrsbl" | "clrsbll" => {
-                // libgcc's helpers (linked by every C program) compute these.
+                // libgcc's 64-bit helpers (linked by every C program) compute these; an
+                // `int` argument is widened first (signed for clrsb), and clz/clrsb of a
+                // 32-bit value count 32 fewer.
                 let base = name.trim_end_matches('l');
                 let wide = name.ends_with('l');
-                let (at, helper) = if wide {
-                    (
-                        if base == "ffs" || base == "clrsb" {
-                            long
-                        } else {
-                            ulong
-                        },
-                        format!("__{base}di2"),
-                    )
+                let signed = base == "ffs" || base == "clrsb";
+                let narrow = if signed { int } else { uint };
+                let wide_t = if signed { long } else { ulong };
+                let v = self.scalar_as(args[0], if wide { wide_t } else { narrow });
+                let v = if wide {
+                    v
                 } else {
-                    (
-                        if base == "ffs" || base == "clrsb" {
-                            int
-                        } else {
-                            uint
-                        },
-                        format!("__{base}si2"),
-                    )
+                    self.convert(v, narrow, wide_t)
                 };
-                let v = self.scalar_as(args[0], at);
-                let r = self.call_named(&helper, int, &[at], &[Rv::Scalar(v)]);
-                if let Rv::Scalar(x) = r {
-                    return Rv::Scalar(self.convert(x, int, ty));
+                let helper = format!("__{base}di2");
+                let r = self.call_named(&helper, int, &[wide_t], &[Rv::Scalar(v)]);
+                let Rv::Scalar(mut x) = r else {
+                    return r;
+                };
+                if !wide && (base == "clz" || base == "clrsb") {
+                    let k = self.b().iconst(Type::I32, 32);
+                    x = self.b().binary(BinaryOp::Sub, x, k);
                 }
-                r
+                Rv::Scalar(self.convert(x, int, ty))
             }
             "bswap16" | "bswap32" | "bswap64" => {
                 let bits: u32 = name[5..].parse().unwrap();
@@ -2078,7 +2097,21 @@ impl<'a> Gen<'a> {
                 let r = self.b().select(isz, z, r);
                 return Rv::Scalar(r);
             }
-            "abort" | "exit" | "_exit" => {}
+            "alloca" => {
+                let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+                let sz = self.scalar_as(args[0], ulong);
+                let v = self
+                    .b()
+                    .push(
+                        Op::Alloca {
+                            size: sz,
+                            align: 16,
+                        },
+                        Some(Type::Ptr),
+                    )
+                    .unwrap();
+                return Rv::Scalar(v);
+            }
             _ => {}
         }
         // Everything else: the library function itself, declared as C declares it.

@@ -14,6 +14,8 @@ pub enum Home {
     Slot(Slot),
     /// An address computed at entry (a parameter passed by reference or in memory).
     Addr(Value),
+    /// A variable length array: slots holding its address and its size in bytes.
+    Vla(Slot, Slot),
 }
 
 pub struct FnState {
@@ -104,9 +106,19 @@ impl<'a> Gen<'a> {
         }
         self.module.symbols[sym.index()].kind = SymKind::Func;
         let fname = self.module.sym(sym).name.clone();
+        // The parameters as declared (a K&R definition's type lists none: its
+        // parameters' own declarations say).
+        let declared: Vec<TypeId> = if func.params.len() >= params.len() {
+            func.params.clone()
+        } else {
+            let int = self.t.types.int(neverc_abi::IntKind::Int);
+            params
+                .iter()
+                .map(|p| p.map(|o| self.t.ords[o as usize].ty).unwrap_or(int))
+                .collect()
+        };
         // Unprototyped (K&R) definitions receive default-promoted arguments.
-        let param_tys: Vec<TypeId> = func
-            .params
+        let param_tys: Vec<TypeId> = declared
             .iter()
             .map(|&p| if func.proto { p } else { self.promote_arg(p) })
             .collect();
@@ -137,7 +149,7 @@ impl<'a> Gen<'a> {
             switches: Vec::new(),
             sret: None,
         });
-        self.entry(&plan, &param_tys, &func.params, &params);
+        self.entry(&plan, &param_tys, &declared, &params);
         self.stmt(*body);
         // Falling off the end: `main` returns 0 (C17 5.1.2.2.3); elsewhere the value is
         // unspecified, so return zeros.

@@ -24,8 +24,18 @@ impl<'a> Gen<'a> {
         }
         match &st.kind {
             StmtKind::Compound(items) => {
+                let saved = if self.declares_vla(items) {
+                    Some(self.b().push(Op::StackSave, Some(Type::Ptr)).unwrap())
+                } else {
+                    None
+                };
                 for &i in items {
                     self.stmt(i);
+                }
+                if let Some(sp) = saved {
+                    if !self.b().is_terminated() {
+                        self.b().push(Op::StackRestore(sp), None);
+                    }
                 }
             }
             StmtKind::Decl(d) => self.local_decl(*d),
@@ -187,6 +197,22 @@ impl<'a> Gen<'a> {
             }
             StmtKind::Error => {}
         }
+    }
+
+    fn declares_vla(&self, items: &[StmtId]) -> bool {
+        items.iter().any(|&i| {
+            let StmtKind::Decl(d) = self.ast.stmt(i).kind else {
+                return false;
+            };
+            (0..64).any(|k| {
+                self.t.decl_ords.get(&(d, k)).is_some_and(|&o| {
+                    matches!(
+                        self.t.types.kind(self.t.ords[o as usize].ty),
+                        Kind::Array(_, ArrLen::Vla)
+                    )
+                })
+            })
+        })
     }
 
     fn loop_body(&mut self, body: StmtId, brk: Block, cont: Block) {
@@ -351,10 +377,8 @@ impl<'a> Gen<'a> {
                 self.static_object(o, sym, id.init, id.decl.loc);
                 continue;
             }
-            if matches!(self.t.types.kind(ty), Kind::Array(_, ArrLen::Vla)) {
-                self.refuse(id.decl.loc, "variable length arrays");
-                let slot = self.b().add_slot(8, 8);
-                self.fs().locals.insert(o, Home::Slot(slot));
+            if let Kind::Array(el, ArrLen::Vla) = *self.t.types.kind(ty) {
+                self.vla(o, el, &id.decl);
                 continue;
             }
             let (size, mut align) = self.size_align(ty);
@@ -373,6 +397,47 @@ impl<'a> Gen<'a> {
                 self.init_local(a, ty, init);
             }
         }
+    }
+
+    /// A one-dimensional variable length array: its bytes from `alloca`, its address
+    /// and its size (for `sizeof`) in slots.
+    fn vla(&mut self, o: u32, el: TypeId, d: &neverc_front::parse::ast::Declarator) {
+        use neverc_front::parse::ast::Derived;
+        let len = match d.derived.first() {
+            Some(Derived::Array { size: Some(e), .. })
+                if !matches!(self.t.types.kind(el), Kind::Array(_, ArrLen::Vla)) =>
+            {
+                *e
+            }
+            _ => {
+                self.refuse(d.loc, "multi-dimensional variable length arrays");
+                let slot = self.b().add_slot(8, 8);
+                self.fs().locals.insert(o, Home::Slot(slot));
+                return;
+            }
+        };
+        let (esize, ealign) = self.size_align(el);
+        let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+        let n = self.scalar_as(len, ulong);
+        let es = self.b().iconst(Type::I64, esize as i128);
+        let bytes = self.b().binary(BinaryOp::Mul, n, es);
+        let addr = self
+            .b()
+            .push(
+                Op::Alloca {
+                    size: bytes,
+                    align: ealign.max(16),
+                },
+                Some(Type::Ptr),
+            )
+            .unwrap();
+        let aslot = self.b().add_slot(8, 8);
+        let a = self.b().slot_addr(aslot);
+        self.b().store(addr, a, 0, MemFlags::aligned(8));
+        let sslot = self.b().add_slot(8, 8);
+        let s = self.b().slot_addr(sslot);
+        self.b().store(bytes, s, 0, MemFlags::aligned(8));
+        self.fs().locals.insert(o, Home::Vla(aslot, sslot));
     }
 
     /// `_Alignas` / `aligned(N)` on a declaration.

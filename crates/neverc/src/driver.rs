@@ -110,6 +110,7 @@ pub fn run(args: Vec<String>) -> i32 {
             }
         }
     };
+    let opts_ref = &opts;
     match opts.stage {
         Stage::Preprocess => preprocess_all(&opts, target, resource.as_ref()),
         Stage::SyntaxOnly
@@ -119,27 +120,16 @@ pub fn run(args: Vec<String>) -> i32 {
         {
             syntax_only_all(&opts, target, resource.as_ref())
         }
-        _ => {
-            // Later stages exist from the next milestones on; say so plainly.
-            let what = match opts.stage {
-                Stage::SyntaxOnly => "checking C syntax (-fsyntax-only)",
-                Stage::Assemble => "compiling C to assembly (-S)",
-                Stage::Compile => "compiling C to an object (-c)",
-                _ => "compiling and linking",
-            };
-            if compiled
-                .iter()
-                .any(|i| matches!(i.lang, Lang::Asm | Lang::AsmWithCpp))
-                && opts.stage != Stage::Preprocess
-            {
-                error("assembling .s/.S files is not supported by neverc yet");
-                return 1;
-            }
-            error(&format!(
-                "{what} is not implemented yet: this neverc can only preprocess (-E, -M, -dM)"
-            ));
+        Stage::SyntaxOnly => {
+            error("assembling .s/.S files is not supported by neverc yet");
             1
         }
+        _ => crate::compile::compile_all(
+            opts_ref,
+            target,
+            resource.as_ref(),
+            color_default(opts.color),
+        ),
     }
 }
 

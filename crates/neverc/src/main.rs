@@ -1,6 +1,7 @@
 //! The `neverc` driver: a gcc-compatible command line that runs the compiler's stages
 //! (preprocess, compile, assemble, link) for the selected target.
 
+mod compile;
 mod deps;
 mod driver;
 mod info;

@@ -1,0 +1,261 @@
+//! Compiling and linking: each C input through the front end, irgen and the back end to
+//! assembly (`-S`) or an object (`-c`); without either, the objects are linked by the
+//! system compiler driver with the link options passed through.
+
+use crate::options::{Lang, OptLevel, Options, PicLevel, Stage};
+use crate::preprocess;
+use neverc_front::diag::{Diagnostic, Diagnostics};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+fn error(msg: &str) {
+    eprintln!("neverc: error: {msg}");
+}
+
+/// What one C input became.
+enum Product {
+    Asm(String),
+    Object(Vec<u8>),
+}
+
+/// Temporary files removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> std::io::Result<TempDir> {
+        let base = std::env::temp_dir();
+        for n in 0..1000u32 {
+            let p = base.join(format!("neverc-{}-{n}", std::process::id()));
+            if std::fs::create_dir(&p).is_ok() {
+                return Ok(TempDir(p));
+            }
+        }
+        Err(std::io::Error::other("cannot create a temporary directory"))
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `-S`, `-c`, or a full compile and link.
+pub fn compile_all(
+    opts: &Options,
+    target: &'static neverc_target::Target,
+    resource: Option<&PathBuf>,
+    color: bool,
+) -> i32 {
+    if target.arch != neverc_target::Arch::X86_64 || target.os == neverc_target::Os::Windows {
+        error(&format!(
+            "code generation for {} is not implemented yet (this neverc compiles for x86_64-linux-gnu)",
+            target.triple
+        ));
+        return 1;
+    }
+    let tmp = match TempDir::new() {
+        Ok(t) => t,
+        Err(e) => {
+            error(&format!("{e}"));
+            return 1;
+        }
+    };
+    let mut status = 0;
+    let mut link_inputs: Vec<PathBuf> = Vec::new();
+    for (n, input) in opts.inputs.iter().enumerate() {
+        match input.lang {
+            Lang::Object => {
+                link_inputs.push(PathBuf::from(&input.path));
+                continue;
+            }
+            Lang::Asm | Lang::AsmWithCpp => {
+                error(&format!(
+                    "{}: assembling .s/.S files is not supported by neverc yet",
+                    input.path
+                ));
+                status = 1;
+                continue;
+            }
+            _ => {}
+        }
+        let product = match compile_one(opts, target, resource, color, &input.path) {
+            Some(p) => p,
+            None => {
+                status = 1;
+                continue;
+            }
+        };
+        let stem = Path::new(&input.path)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "stdin".into());
+        let stem = if input.path == "-" {
+            "-".to_string()
+        } else {
+            stem
+        };
+        match (opts.stage, product) {
+            (Stage::Assemble, Product::Asm(text)) => {
+                let out = opts.output.clone().unwrap_or(format!("{stem}.s"));
+                if let Err(e) = write_out(&out, text.as_bytes()) {
+                    error(&e);
+                    status = 1;
+                }
+            }
+            (Stage::Compile, Product::Object(bytes)) => {
+                let out = opts.output.clone().unwrap_or(format!("{stem}.o"));
+                if let Err(e) = write_out(&out, &bytes) {
+                    error(&e);
+                    status = 1;
+                }
+            }
+            (_, Product::Object(bytes)) => {
+                let p = tmp.0.join(format!("{n}-{stem}.o"));
+                if let Err(e) = std::fs::write(&p, bytes) {
+                    error(&format!("{}: {e}", p.display()));
+                    status = 1;
+                }
+                link_inputs.push(p);
+            }
+            (_, Product::Asm(_)) => unreachable!("assembly is produced only for -S"),
+        }
+    }
+    if status != 0 || opts.stage != Stage::Link {
+        return status;
+    }
+    link(opts, &link_inputs)
+}
+
+fn write_out(path: &str, bytes: &[u8]) -> Result<(), String> {
+    if path == "-" {
+        return std::io::stdout()
+            .write_all(bytes)
+            .map_err(|e| format!("writing standard output: {e}"));
+    }
+    std::fs::write(path, bytes).map_err(|e| {
+        format!(
+            "opening output file {path}: {}",
+            neverc_front::pp::io_error_text(&e)
+        )
+    })
+}
+
+/// The system compiler driver links, as gcc's own driver would call `collect2`.
+fn link(opts: &Options, objects: &[PathBuf]) -> i32 {
+    let cc = std::env::var("NEVERC_LINKER").unwrap_or_else(|_| "cc".into());
+    let mut cmd = std::process::Command::new(&cc);
+    for o in objects {
+        cmd.arg(o);
+    }
+    cmd.args(&opts.linker_args);
+    if opts.pic == PicLevel::None && !opts.linker_args.iter().any(|a| a == "-shared") {
+        cmd.arg("-no-pie");
+    }
+    cmd.arg("-o");
+    cmd.arg(opts.output.as_deref().unwrap_or("a.out"));
+    match cmd.status() {
+        Ok(s) if s.success() => 0,
+        Ok(_) => {
+            error("linker command failed");
+            1
+        }
+        Err(e) => {
+            error(&format!("cannot run the linker '{cc}': {e}"));
+            1
+        }
+    }
+}
+
+fn read_input(path: &str) -> Result<(String, Option<PathBuf>, Vec<u8>), String> {
+    if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("reading standard input: {e}"))?;
+        return Ok(("<stdin>".into(), None, buf));
+    }
+    std::fs::read(path)
+        .map(|b| (path.to_string(), Some(PathBuf::from(path)), b))
+        .map_err(|e| format!("{path}: {}", neverc_front::pp::io_error_text(&e)))
+}
+
+/// One C file to assembly text or object bytes; None after errors (already reported).
+fn compile_one(
+    opts: &Options,
+    target: &'static neverc_target::Target,
+    resource: Option<&PathBuf>,
+    color: bool,
+    path: &str,
+) -> Option<Product> {
+    let (name, p, raw) = match read_input(path) {
+        Ok(x) => x,
+        Err(e) => {
+            error(&e);
+            return None;
+        }
+    };
+    let mut diags = Diagnostics::stderr();
+    diags.color = color;
+    diags.max_errors = opts.max_errors;
+    diags.policy = opts.warnings.clone();
+    let mut pp = preprocess::make_preprocessor(opts, target, resource, &name, p, raw, diags);
+    let ast = neverc_front::parse::parse(&mut pp);
+    if pp.fatal() || pp.diags.has_errors() {
+        pp.finish();
+        return None;
+    }
+    let typed = neverc_front::sema::check_target(&ast, &mut pp, target);
+    if pp.fatal() || pp.diags.has_errors() {
+        pp.finish();
+        return None;
+    }
+    let irgen_opts = neverc_irgen::Options {
+        common: opts.fflags.iter().any(|f| f == "common"),
+    };
+    let module = match neverc_irgen::generate(
+        &ast,
+        typed,
+        &pp.interner,
+        neverc_abi::Machine::from(target),
+        &irgen_opts,
+    ) {
+        Ok(m) => m,
+        Err(refusals) => {
+            for r in refusals {
+                pp.report(Diagnostic::error(r.loc, r.message));
+            }
+            pp.finish();
+            return None;
+        }
+    };
+    pp.finish();
+    if opts.fflags.iter().any(|f| f == "dump-ir") {
+        print!("{}", neverc_ir::print_module(&module));
+    }
+    let be_opts = neverc_isa_x86_64::backend::Options {
+        opt_level: match opts.opt_level {
+            OptLevel::O0 => 0,
+            _ => 1,
+        },
+        pic: match opts.pic {
+            PicLevel::None => neverc_isa_x86_64::backend::Pic::NoPic,
+            PicLevel::Pic1 | PicLevel::Pic2 => neverc_isa_x86_64::backend::Pic::Pic,
+            PicLevel::Pie1 | PicLevel::Pie2 => neverc_isa_x86_64::backend::Pic::Pie,
+        },
+        omit_frame_pointer: opts.fflags.iter().any(|f| f == "omit-frame-pointer"),
+        function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
+        data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
+    };
+    match neverc_isa_x86_64::backend::compile_module(&module, &be_opts) {
+        Ok(c) => Some(if opts.stage == Stage::Assemble {
+            Product::Asm(c.asm)
+        } else {
+            Product::Object(c.object)
+        }),
+        Err(e) => {
+            eprintln!("{name}: error: {}", e.message);
+            None
+        }
+    }
+}
