@@ -219,6 +219,8 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     let mut order: Vec<SectionId> = Vec::new();
     let mut fns: Vec<FnOut> = Vec::new();
     let mut frames: Vec<FrameDescription> = Vec::new();
+    // Code fixups, resolved once every symbol is placed.
+    let mut pending: Vec<(SectionId, u64, Vec<Fixup>)> = Vec::new();
 
     for (fi, f) in m.functions.iter().enumerate() {
         if checked {
@@ -265,7 +267,8 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             false,
             16,
         );
-        let offset = obj.append_with_fixups(section, &asm.bytes, 16, &asm.fixups);
+        let offset = obj.append(section, &asm.bytes, 16);
+        pending.push((section, offset, asm.fixups.clone()));
         let size = *asm.label_offsets.get(&emitted.end).unwrap_or(&0) as u64;
         obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
             .map_err(internal)?;
@@ -497,6 +500,37 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     }
     asm_text.push_str(&text);
     let _ = writeln!(asm_text, "\t.section .note.GNU-stack,\"\",@progbits");
+    // As gas does: a pc-relative reference from code to a local symbol of the same section
+    // is resolved here, the rest become relocations.
+    let local: HashMap<SymId, bool> = m
+        .symbols
+        .iter()
+        .zip(&syms)
+        .map(|(s, &id)| (id, s.binding == ir::Binding::Local))
+        .collect();
+    for (section, base, fixups) in pending {
+        for f in fixups {
+            let at = base + f.offset as u64;
+            let same = obj
+                .symbol_location(f.sym)
+                .filter(|&(sec, _)| sec == section)
+                .map(|(_, off)| off);
+            match (f.kind, same, local.get(&f.sym)) {
+                (RelocKind::Pc32 | RelocKind::Plt32, Some(off), Some(true)) => {
+                    let v = (off as i64 + f.addend - at as i64) as i32;
+                    obj.section_data_mut(section)[at as usize..at as usize + 4]
+                        .copy_from_slice(&v.to_le_bytes());
+                }
+                _ => obj.add_reloc(
+                    section,
+                    Fixup {
+                        offset: at as u32,
+                        ..f
+                    },
+                ),
+            }
+        }
+    }
     write_eh_frame(&mut obj, &frames).map_err(internal)?;
     let object = obj.write().map_err(internal)?;
     Ok(Compiled {
