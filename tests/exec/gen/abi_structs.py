@@ -12,7 +12,7 @@ FLT = {"float", "double", "long double"}
 
 # name -> list of (type, array_len or 0)
 SHAPES = {}
-for n in list(range(1, 17)) + [20, 24, 31, 32, 33, 48, 64]:
+for n in range(1, 65):
     SHAPES[f"char{n}"] = [("char", n)]
 SHAPES.update({
     "short1": [("short", 0)],
