@@ -47,7 +47,10 @@ fn find_c_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
             find_c_files(root, &p, out);
         } else if p.extension().is_some_and(|e| e == "c") {
             let rel = p.strip_prefix(root).unwrap();
-            let rel: Vec<_> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+            let rel: Vec<_> = rel
+                .components()
+                .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                .collect();
             out.push(rel.join("/"));
         }
     }
@@ -77,7 +80,11 @@ fn parse_known_failures(text: &str) -> Result<BTreeSet<(String, String)>, String
                 i + 1
             ));
         };
-        let opt = if opt.starts_with('-') { opt.to_owned() } else { format!("-{opt}") };
+        let opt = if opt.starts_with('-') {
+            opt.to_owned()
+        } else {
+            format!("-{opt}")
+        };
         if !OPT_LEVELS.contains(&opt.as_str()) {
             return Err(format!(
                 "known-failures.txt:{}: opt must be one of {OPT_LEVELS:?}, got `{opt}`",
@@ -213,7 +220,10 @@ fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Re
     };
     let mut problems = Vec::new();
     if status.code() != Some(0) {
-        problems.push(format!("{} (expected exit status 0)", describe_status(status)));
+        problems.push(format!(
+            "{} (expected exit status 0)",
+            describe_status(status)
+        ));
     }
     if got != expected {
         problems.push(first_difference(&expected, &got));
@@ -229,7 +239,9 @@ fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Re
 fn execution_corpus() {
     let root = corpus_root();
     let root = root.canonicalize().unwrap_or(root);
-    let filter = std::env::var("NEVERC_EXEC_FILTER").ok().filter(|f| !f.is_empty());
+    let filter = std::env::var("NEVERC_EXEC_FILTER")
+        .ok()
+        .filter(|f| !f.is_empty());
     let cc: PathBuf = match std::env::var_os("NEVERC_EXEC_CC") {
         Some(c) if !c.is_empty() => PathBuf::from(c),
         _ => PathBuf::from(env!("CARGO_BIN_EXE_neverc")),
@@ -252,16 +264,28 @@ fn execution_corpus() {
     let mut report = String::new();
     for (path, opt) in &known {
         if !all_files.contains(path) {
-            let _ = writeln!(report, "known-failures.txt lists {path} {opt}, but there is no such test file");
+            let _ = writeln!(
+                report,
+                "known-failures.txt lists {path} {opt}, but there is no such test file"
+            );
         }
     }
 
     let cases: Vec<Case> = files
         .iter()
-        .flat_map(|rel| OPT_LEVELS.iter().map(move |opt| Case { rel: rel.clone(), opt }))
+        .flat_map(|rel| {
+            OPT_LEVELS.iter().map(move |opt| Case {
+                rel: rel.clone(),
+                opt,
+            })
+        })
         .collect();
     if cases.is_empty() {
-        assert!(filter.is_some(), "no test programs found under {}", root.display());
+        assert!(
+            filter.is_some(),
+            "no test programs found under {}",
+            root.display()
+        );
         eprintln!("exec: no test file matches NEVERC_EXEC_FILTER={filter:?}");
         return;
     }
