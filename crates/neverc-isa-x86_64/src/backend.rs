@@ -228,7 +228,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 internal(format!("IR of {} does not verify: {e}", m.sym(f.sym).name))
             })?;
         }
-        let low = lower_function(m, f, opts, &syms)?;
+        let low = lower_function(m, f, opts, &syms, &mut |n: &str| obj.declare(n))?;
         let algorithm = if opts.opt_level == 0 || f.calls_setjmp {
             Algorithm::Fastalloc
         } else {
@@ -283,7 +283,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         let _ = writeln!(st, "{name}:");
         let _ = writeln!(st, "\t.cfi_startproc");
         let labels = |l: Label| format!(".Lf{fi}_{}", l.0);
-        let names = |s: SymId| obj_name(&m.symbols, &syms, s);
+        let names = |s: SymId| obj.symbol_name(s).to_string();
         let mut ci = 0;
         for (i, inst) in emitted.insts.iter().enumerate() {
             while ci < emitted.cfi.len() && emitted.cfi[ci].0 == i {
@@ -537,19 +537,6 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         object,
         asm: asm_text,
     })
-}
-
-fn obj_name(symbols: &[ir::SymbolData], syms: &[SymId], s: SymId) -> String {
-    // SymIds are declared in IR symbol order, so the index maps back directly.
-    match syms.get(s.0 as usize) {
-        Some(&id) if id == s => symbols[s.0 as usize].name.clone(),
-        _ => symbols
-            .iter()
-            .zip(syms)
-            .find(|(_, &id)| id == s)
-            .map(|(d, _)| d.name.clone())
-            .unwrap_or_default(),
-    }
 }
 
 fn vis_directive(v: ir::Visibility) -> &'static str {

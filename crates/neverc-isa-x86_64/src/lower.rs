@@ -26,6 +26,8 @@ use regalloc2::{
 };
 use std::collections::HashMap;
 
+mod i128;
+
 /// Labels at or above this are internal to one instruction sequence.
 pub const INTERNAL_LABEL: u32 = 0x4000_0000;
 
@@ -191,6 +193,9 @@ struct Lower<'a> {
     vregs: Vec<Option<VReg>>,
     nvregs: usize,
     f80: HashMap<Value, F80Home>,
+    /// The high halves of __int128 values (the low half is in `vregs`).
+    hi: HashMap<Value, VReg>,
+    libcall: &'a mut dyn FnMut(&str) -> SymId,
     fixed_size: u32,
     slot_off: Vec<i32>,
     blocks: Vec<VBlock>,
@@ -213,6 +218,7 @@ pub fn lower_function(
     f: &ir::Function,
     opts: &Options,
     syms: &[SymId],
+    libcall: &mut dyn FnMut(&str) -> SymId,
 ) -> Result<Lowered, BackendError> {
     let name = m.sym(f.sym).name.as_str();
     let nvals = f.values.len();
@@ -225,6 +231,8 @@ pub fn lower_function(
         vregs: vec![None; nvals],
         nvregs: 0,
         f80: HashMap::new(),
+        hi: HashMap::new(),
+        libcall,
         fixed_size: 0,
         slot_off: Vec::new(),
         blocks: Vec::new(),
@@ -590,10 +598,8 @@ impl<'a> Lower<'a> {
         let f = self.f;
         // Refusals first.
         for v in &f.values {
-            match v.ty {
-                Type::I128 => return Err(self.err("__int128 arithmetic")),
-                Type::F128 => return Err(self.err("__float128 arithmetic")),
-                _ => {}
+            if v.ty == Type::F128 {
+                return Err(self.err("__float128 arithmetic"));
             }
         }
         for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
@@ -731,6 +737,10 @@ impl<'a> Lower<'a> {
                 if self.ty(p) == Type::F80 {
                     let o = self.frame_slot(16, 16);
                     self.f80.insert(p, Mem::base(Gpr::RBP, o));
+                } else if self.ty(p) == Type::I128 {
+                    let (lo, hi) = self.pair(p)?;
+                    self.blocks[vb].params.push(lo);
+                    self.blocks[vb].params.push(hi);
                 } else {
                     let r = self.vreg(p)?;
                     self.blocks[vb].params.push(r);
@@ -824,6 +834,9 @@ impl<'a> Lower<'a> {
         let f = self.f;
         let data = f.inst(i);
         let res = data.result;
+        if self.involves_i128(&data.op, res) {
+            return self.lower_i128(&data.op, res);
+        }
         match &data.op {
             Op::Iconst { .. } | Op::SymAddr { .. } | Op::SlotAddr(_) | Op::BlockAddr(_) => {
                 if let Some(r) = res {
@@ -1374,6 +1387,9 @@ impl<'a> Lower<'a> {
         match *op {
             Op::Icmp { cc, a, b: bv } => {
                 let ty = self.ty(a);
+                if ty == Type::I128 {
+                    return self.compare_i128(b, cc, a, bv);
+                }
                 let size = size_of(ty);
                 let (mut cc, mut x, mut y) = (cc, a, bv);
                 if self.const32(x).is_some() && self.const32(y).is_none() {
@@ -2597,6 +2613,10 @@ impl<'a> Lower<'a> {
             if self.ty(a) == Type::F80 {
                 let (s, d) = (self.f80_home(a), self.f80_home(p));
                 f80.push((s, d));
+            } else if self.ty(a) == Type::I128 {
+                let (lo, hi) = self.pair(a)?;
+                vargs.push(lo);
+                vargs.push(hi);
             } else {
                 vargs.push(self.reg(a)?);
             }
