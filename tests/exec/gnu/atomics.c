@@ -16,7 +16,8 @@ int main(void) {
     __atomic_store_n(&counter, 5, __ATOMIC_RELEASE);
     ok = __atomic_compare_exchange_n(&counter, &expected, 50, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     printf("%d %d\n", ok, counter);
-    printf("%d %d\n", __atomic_exchange_n(&counter, 7, __ATOMIC_SEQ_CST), counter);
+    old = __atomic_exchange_n(&counter, 7, __ATOMIC_SEQ_CST);
+    printf("%d %d\n", old, counter);
     printf("%d\n", __sync_fetch_and_or(&counter, 8));
     printf("%d\n", __atomic_and_fetch(&counter, 12, __ATOMIC_RELAXED));
     __sync_synchronize();

@@ -11,7 +11,6 @@ int main(void) {
     printf("%g %g\n", __real__ c, __imag__ c);
     printf("%g %g\n", (double)__real__ f, (double)__imag__ f);
     printf("%.6f %.6f\n", __real__ d, __imag__ d);
-    printf("%g %g\n", __real__ ~a, __imag__ ~a);
     printf("%d %d\n", a == a, a != b);
     printf("%d %d\n", (int)sizeof(_Complex double), (int)sizeof(_Complex float));
     return 0;

@@ -16,7 +16,13 @@ int main(void) {
     printf("\n%s %s\n", name(2), name(0));
     *cell() += 5;
     printf("%d\n", *cell());
-    printf("%g %g %g\n", running_avg(1), running_avg(2), running_avg(6));
+    {
+        /* separate statements: the order of evaluation of arguments is unspecified */
+        double r1 = running_avg(1);
+        double r2 = running_avg(2);
+        double r3 = running_avg(6);
+        printf("%g %g %g\n", r1, r2, r3);
+    }
     {
         static int arr[3] = { 1, 2, 3 };
         arr[1] *= 10;
