@@ -136,9 +136,12 @@ fn info_of(s: &ir::SymbolData) -> SymbolInfo {
 /// `.section` text for a section of the object.
 fn section_directive(name: &str, kind: SectionKind) -> String {
     let (flags, ty) = match kind {
-        SectionKind::Text => return "\t.text".into(),
-        SectionKind::Data => return "\t.data".into(),
-        SectionKind::Bss => return "\t.bss".into(),
+        SectionKind::Text if name == ".text" => return "\t.text".into(),
+        SectionKind::Data if name == ".data" => return "\t.data".into(),
+        SectionKind::Bss if name == ".bss" => return "\t.bss".into(),
+        SectionKind::Text => ("ax", "@progbits"),
+        SectionKind::Data => ("aw", "@progbits"),
+        SectionKind::Bss => ("aw", "@nobits"),
         SectionKind::ReadOnlyData => ("a", "@progbits"),
         SectionKind::ReadOnlyDataWithRel => ("aw", "@progbits"),
         SectionKind::ReadOnlyStrings => ("aMS", "@progbits,1"),

@@ -46,16 +46,50 @@ pub fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
-pub fn text_bytes(dir: &std::path::Path, obj: &std::path::Path, tag: &str) -> Vec<u8> {
-    let out = dir.join(format!("{tag}.bin"));
-    let st = Command::new("objcopy")
-        .args(["-O", "binary", "--only-section=.text"])
+/// The bytes of every executable section of an object, by name.
+pub fn text_bytes(
+    dir: &std::path::Path,
+    obj: &std::path::Path,
+    tag: &str,
+) -> Vec<(String, Vec<u8>)> {
+    let out = Command::new("readelf")
+        .arg("-SW")
         .arg(obj)
-        .arg(&out)
-        .status()
+        .output()
         .unwrap();
-    assert!(st.success());
-    std::fs::read(out).unwrap()
+    let listing = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut names = Vec::new();
+    for line in listing.lines() {
+        // "  [ 1] .text   PROGBITS  0000.. off size es Flg Lk Inf Al"
+        let Some(rest) = line.trim_start().strip_prefix('[') else {
+            continue;
+        };
+        let Some((_, rest)) = rest.split_once(']') else {
+            continue;
+        };
+        let f: Vec<&str> = rest.split_whitespace().collect();
+        if f.len() >= 7 && f[1] == "PROGBITS" && f[6].contains('X') {
+            names.push(f[0].to_string());
+        }
+    }
+    names.sort();
+    let mut v = Vec::new();
+    for (i, n) in names.into_iter().enumerate() {
+        let bin = dir.join(format!("{tag}{i}.bin"));
+        let st = Command::new("objcopy")
+            .args(["-O", "binary", &format!("--only-section={n}")])
+            .arg(obj)
+            .arg(&bin)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        let bytes = std::fs::read(bin).unwrap();
+        // gas always makes a .text, empty when everything went elsewhere.
+        if !bytes.is_empty() {
+            v.push((n, bytes));
+        }
+    }
+    v
 }
 
 /// Compiles `m` at -O0 and -O1, links each with `driver` (C), runs, compares stdout.
@@ -64,17 +98,30 @@ pub fn run(name: &str, m: &Module, driver: &str, expected: &str) {
 }
 
 pub fn run_with(name: &str, m: &Module, driver: &str, expected: &str, pic: Pic, cflags: &[&str]) {
+    run_opts(name, m, driver, expected, pic, cflags, &|o| o)
+}
+
+/// `run_with` with the back-end options adjusted by `adjust`.
+pub fn run_opts(
+    name: &str,
+    m: &Module,
+    driver: &str,
+    expected: &str,
+    pic: Pic,
+    cflags: &[&str],
+    adjust: &dyn Fn(Options) -> Options,
+) {
     if !tool_ok("cc") || !tool_ok("as") {
         eprintln!("skipped: cc or as missing");
         return;
     }
     for opt in [0u8, 1] {
         let dir = tmpdir(&format!("{name}-O{opt}"));
-        let opts = Options {
+        let opts = adjust(Options {
             opt_level: opt,
             pic,
             ..Options::default()
-        };
+        });
         let c = compile_module_checked(m, &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
         let obj = dir.join("t.o");
         std::fs::write(&obj, &c.object).unwrap();
