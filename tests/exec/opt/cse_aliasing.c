@@ -23,7 +23,9 @@ int main(void) {
     int a = 5, b = 6;
     long l;
     int i;
-    printf("%d %d\n", through(&a, &b), through(&a, &a));
+    int r1 = through(&a, &b);
+    int r2 = through(&a, &a);
+    printf("%d %d\n", r1, r2);
     printf("%ld\n", mixed_types(&l, &i));
     printf("%x\n", char_alias(&i, (char *)&i));
     return 0;
