@@ -36,6 +36,29 @@ pub fn f64_to_f80(v: f64) -> u128 {
     (sign << 79) | (e80 << 64) | mant
 }
 
+/// The value of a float constant's bits (f80 and f128 through double).
+pub fn fconst_value(t: Type, bits: u128) -> Option<f64> {
+    Some(match t {
+        Type::F32 => f32::from_bits(bits as u32) as f64,
+        Type::F64 => f64::from_bits(bits as u64),
+        Type::F80 => {
+            let sign = (bits >> 79) & 1;
+            let exp = ((bits >> 64) & 0x7fff) as i32;
+            let mant = (bits & ((1u128 << 64) - 1)) as u64;
+            if exp == 0x7fff || exp == 0 {
+                return None;
+            }
+            let v = (mant as f64) * 2f64.powi(exp - 16383 - 63);
+            if sign == 1 {
+                -v
+            } else {
+                v
+            }
+        }
+        _ => return None,
+    })
+}
+
 /// IEEE binary128 bits of a double.
 pub fn f64_to_f128(v: f64) -> u128 {
     let bits = v.to_bits();

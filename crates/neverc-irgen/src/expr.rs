@@ -258,8 +258,31 @@ impl<'a> Gen<'a> {
         Rv::Agg(self.make_complex(ct, re, im))
     }
 
+    /// The type of `e` as an operand: decayed, and a bit-field narrower than `int`
+    /// promoted to `int` (gcc's rule; sema types the operators the same way).
     pub fn decayed_type(&mut self, e: ExprId) -> TypeId {
         let t = self.expr_type(e);
+        let mut x = e;
+        while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+            x = y;
+        }
+        if let ExprKind::Member { base, name, arrow } = self.ast.expr(x).kind {
+            let bt = self.expr_type(base);
+            let rt = if arrow {
+                let d = self.t.types.decay(bt);
+                self.t.types.pointee(d)
+            } else {
+                Some(bt)
+            };
+            if let Some(Kind::Record(r)) = rt.map(|rt| self.t.types.kind(rt).clone()) {
+                if let Some(w) = self.t.types.bitfield_width(r, name) {
+                    let int_bits = self.t.types.int_bits(neverc_abi::IntKind::Int);
+                    if w < int_bits {
+                        return self.t.types.int(neverc_abi::IntKind::Int);
+                    }
+                }
+            }
+        }
         self.t.types.decay(t)
     }
 
@@ -316,6 +339,28 @@ impl<'a> Gen<'a> {
             return v;
         }
         let signed = self.is_signed(from);
+        // Float constants convert at compile time, saturating as gcc's folding does.
+        if let Some(Op::Fconst { bits, .. }) = self.def_op(v) {
+            if let Some(f) = crate::consts::fconst_value(ft, bits) {
+                if tt.is_float() {
+                    return self.float_const(tt, f);
+                }
+                let unsigned = !self.is_signed(to) && !self.is_pointer(to);
+                let x: i128 = match (tt.bytes(), unsigned) {
+                    (1, false) => f as i8 as i128,
+                    (1, true) => f as u8 as i128,
+                    (2, false) => f as i16 as i128,
+                    (2, true) => f as u16 as i128,
+                    (4, false) => f as i32 as i128,
+                    (4, true) => f as u32 as i128,
+                    (_, false) => f as i64 as i128,
+                    (_, true) => f as u64 as i128,
+                };
+                if !matches!(self.t.types.kind(to), Kind::Bool) {
+                    return self.b().iconst(tt, x);
+                }
+            }
+        }
         // Integer constants convert at compile time.
         if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
             if ft.is_int() && tt.is_int() {
@@ -386,6 +431,53 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// `t`, or when sema left it open (a builtin's result) the C type of value `v`.
+    pub fn open_type(&mut self, t: TypeId, v: Value) -> TypeId {
+        if matches!(self.t.types.kind(t), Kind::Error) {
+            let vt = self.b().func.value_type(v);
+            self.ctype_of(vt)
+        } else {
+            t
+        }
+    }
+
+    /// A C type holding values of machine type `t` (for values whose C type is open).
+    fn ctype_of(&mut self, t: Type) -> TypeId {
+        use neverc_abi::IntKind as I;
+        match t {
+            Type::I8 | Type::I16 | Type::I32 => self.t.types.int(I::Int),
+            Type::I64 => self.t.types.int(I::Long),
+            Type::I128 => self.t.types.int(I::Int128),
+            Type::F32 | Type::F64 => self.float_kind_type(FloatK::Double),
+            Type::F80 => self.float_kind_type(FloatK::LongDouble),
+            Type::F128 => self.float_kind_type(FloatK::Float128),
+            Type::Ptr => {
+                let v = self.t.types.void();
+                self.t.types.pointer(v)
+            }
+        }
+    }
+
+    /// Does a pointer point to an array whose length is known only at run time?
+    pub fn variably_modified_pointee(&self, pt: TypeId) -> bool {
+        let Some(p) = self.t.types.pointee(pt) else {
+            return false;
+        };
+        let mut t = p;
+        while let Kind::Array(e, n) = self.t.types.kind(t) {
+            if *n == ArrLen::Vla {
+                return true;
+            }
+            t = *e;
+        }
+        false
+    }
+
+    fn vm_refusal(&mut self) {
+        let loc = self.cur_loc;
+        self.refuse(loc, "pointer arithmetic on a variably modified type");
+    }
+
     /// The instruction defining `v`, if any.
     fn def_op(&mut self, v: Value) -> Option<Op> {
         match self.b().func.values[v.index()].def {
@@ -420,6 +512,7 @@ impl<'a> Gen<'a> {
     /// The lvalue an expression designates.
     pub fn lvalue(&mut self, e: ExprId) -> Lv {
         let ex = self.ex(e);
+        self.cur_loc = ex.loc;
         let ty = self.expr_type(e);
         let volatile = self.t.types.quals(ty) & VOLATILE != 0;
         let plain = |addr| Lv {
@@ -619,6 +712,9 @@ impl<'a> Gen<'a> {
     /// `p + i` (or `p - i`) scaled by the pointee size.
     pub fn ptr_add(&mut self, p: Value, pt: TypeId, i: Value, it: TypeId, sub: bool) -> Value {
         let size = self.pointee_size(pt) as i128;
+        if self.variably_modified_pointee(pt) {
+            self.vm_refusal();
+        }
         let iv = {
             let i64t = self.t.types.int(if self.is_signed(it) {
                 neverc_abi::IntKind::Long
@@ -895,6 +991,7 @@ impl<'a> Gen<'a> {
 
     fn rvalue_inner(&mut self, e: ExprId) -> Rv {
         let ex = self.ex(e);
+        self.cur_loc = ex.loc;
         let ty = self.expr_type(e);
         if let Some(&v) = self.t.values.get(&e) {
             if self.t.types.is_integer(ty) {
@@ -1227,6 +1324,19 @@ impl<'a> Gen<'a> {
                 }
                 let av = self.scalar(a);
                 let bv = self.scalar(b);
+                let at = self.open_type(at, av);
+                let bt = self.open_type(bt, bv);
+                let ty = if matches!(self.t.types.kind(ty), Kind::Error) {
+                    match op {
+                        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                            self.t.types.int(neverc_abi::IntKind::Int)
+                        }
+                        BinOp::Shl | BinOp::Shr => self.t.types.promote(at),
+                        _ => self.t.types.usual(at, bt).unwrap_or(at),
+                    }
+                } else {
+                    ty
+                };
                 Rv::Scalar(self.arith(op, av, at, bv, bt, ty))
             }
         }
@@ -1402,13 +1512,16 @@ impl<'a> Gen<'a> {
             return self.store(lv, v);
         }
         let _ = e;
+        // The right operand first, then the load: a call on the right that stores to the
+        // left operand is seen (gcc's order).
         let lv = self.lvalue(l);
+        let rt = self.decayed_type(r);
+        let rv = self.scalar(r);
+        let rt = self.open_type(rt, rv);
         let old = match self.load(lv) {
             Rv::Scalar(v) => v,
             _ => return Rv::Void,
         };
-        let rt = self.decayed_type(r);
-        let rv = self.scalar(r);
         // The operation's type: the usual conversions of both sides (pointers keep theirs).
         let ct = if self.is_pointer(lt) {
             lt
@@ -1560,13 +1673,29 @@ impl<'a> Gen<'a> {
         };
         // Argument types: the parameters' for a prototype, promoted ones beyond it.
         let mut arg_tys = Vec::new();
+        // Arguments whose type sema left open (a builtin's result) are evaluated first;
+        // their machine type gives the C type they are passed as.
+        let mut early: Vec<Option<Rv>> = vec![None; args.len()];
         for (i, &a) in args.iter().enumerate() {
             let t = if func.proto && i < func.params.len() {
                 let p = func.params[i];
                 self.t.types.unqual(p)
             } else {
                 let at = self.expr_type(a);
-                self.promote_arg(at)
+                let pt = self.promote_arg(at);
+                if matches!(self.t.types.kind(pt), Kind::Error) {
+                    let r = self.rvalue(a);
+                    early[i] = Some(r);
+                    match r {
+                        Rv::Scalar(v) => {
+                            let vt = self.b().func.value_type(v);
+                            self.ctype_of(vt)
+                        }
+                        _ => pt,
+                    }
+                } else {
+                    pt
+                }
             };
             arg_tys.push(t);
         }
@@ -1607,7 +1736,10 @@ impl<'a> Gen<'a> {
         let mut vals: Vec<Rv> = Vec::new();
         for (i, &a) in args.iter().enumerate() {
             let t = arg_tys[i];
-            vals.push(self.rv_as(a, t));
+            match early[i] {
+                Some(r) => vals.push(r),
+                None => vals.push(self.rv_as(a, t)),
+            }
         }
         self.emit_call(callee, &plan, &arg_tys, &vals, ret)
     }

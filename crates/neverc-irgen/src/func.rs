@@ -150,6 +150,20 @@ impl<'a> Gen<'a> {
             sret: None,
         });
         self.entry(&plan, &param_tys, &declared, &params);
+        // Array sizes in parameter declarations are evaluated at entry (`int b[n++]`).
+        if let Some(neverc_front::parse::ast::Derived::Function { params: ps, .. }) =
+            decl.derived.iter().find(|d| matches!(d, neverc_front::parse::ast::Derived::Function { .. }))
+        {
+            for p in ps {
+                for d in &p.decl.derived {
+                    if let neverc_front::parse::ast::Derived::Array { size: Some(e), .. } = d {
+                        if self.const_int(*e).is_none() {
+                            self.effect(*e);
+                        }
+                    }
+                }
+            }
+        }
         self.stmt(*body);
         // Falling off the end: `main` returns 0 (C17 5.1.2.2.3); elsewhere the value is
         // unspecified, so return zeros.

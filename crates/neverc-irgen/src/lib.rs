@@ -57,6 +57,7 @@ pub fn generate(
         layouts: FxHashMap::default(),
         defined: FxHashMap::default(),
         fs: None,
+        cur_loc: Loc::default(),
     };
     for &d in &ast.items {
         g.top_decl(d);
@@ -89,6 +90,8 @@ pub(crate) struct Gen<'a> {
     pub defined: FxHashMap<u32, ()>,
     /// The function being generated.
     pub fs: Option<func::FnState>,
+    /// Where the expression being generated is (for refusals from deep helpers).
+    pub cur_loc: Loc,
 }
 
 impl<'a> Gen<'a> {

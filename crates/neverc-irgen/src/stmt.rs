@@ -381,6 +381,10 @@ impl<'a> Gen<'a> {
                 self.vla(o, el, &id.decl);
                 continue;
             }
+            if self.t.types.size_align(ty).is_none() {
+                self.refuse(id.decl.loc, "objects of a type with variable length members");
+                continue;
+            }
             let (size, mut align) = self.size_align(ty);
             for a in sp.attrs.iter().chain(id.decl.attrs.iter()) {
                 if self.attr_name(a) == "aligned" {

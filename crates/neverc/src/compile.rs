@@ -54,6 +54,13 @@ pub fn compile_all(
         ));
         return 1;
     }
+    // Options that change the generated code in ways neverc does not implement.
+    for f in ["instrument-functions", "pack-struct", "short-enums", "short-wchar"] {
+        if opts.fflags.iter().any(|x| x == f) {
+            error(&format!("-f{f} is not supported by neverc's code generation yet"));
+            return 1;
+        }
+    }
     let tmp = match TempDir::new() {
         Ok(t) => t,
         Err(e) => {

@@ -146,7 +146,35 @@ impl<'a> Sema<'a> {
     /// The type of `e` after lvalue conversion and decay.
     fn rvalue(&mut self, e: ExprId) -> TypeId {
         let t = self.expr(e);
+        if let Some(p) = self.bitfield_promotion(e) {
+            return p;
+        }
         self.types.decay(t)
+    }
+
+    /// A bit-field narrower than `int` promotes to `int` whatever its declared type
+    /// (gcc's rule, C17 6.3.1.1p2): the type its value has as an operand.
+    pub(crate) fn bitfield_promotion(&mut self, e: ExprId) -> Option<TypeId> {
+        let mut e = e;
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        let ExprKind::Member { base, name, arrow } = self.ast.expr(e).kind else {
+            return None;
+        };
+        let bt = self.expr_types[base.0 as usize];
+        let rt = if arrow {
+            let d = self.types.decay(bt);
+            self.types.pointee(d)?
+        } else {
+            bt
+        };
+        let Kind::Record(r) = *self.types.kind(rt) else {
+            return None;
+        };
+        let width = self.types.bitfield_width(r, name)?;
+        let int_bits = self.types.int_bits(IntKind::Int);
+        (width < int_bits).then(|| self.int_t())
     }
 
     fn int_lit_type(&mut self, i: u32) -> TypeId {

@@ -579,6 +579,24 @@ impl TypeTable {
         }
     }
 
+    /// The width of bit-field `name` of record `r` (searching anonymous members); None
+    /// for an ordinary member or none.
+    pub fn bitfield_width(&self, r: u32, name: Symbol) -> Option<u32> {
+        for m in &self.records[r as usize].members {
+            if m.name == Some(name) {
+                return m.bits;
+            }
+            if m.name.is_none() && m.bits.is_none() {
+                if let Kind::Record(inner) = self.kind(m.ty) {
+                    if let Some(w) = self.bitfield_width(*inner, name) {
+                        return Some(w);
+                    }
+                }
+            }
+        }
+        None
+    }
+
     /// Size and alignment (gcc's: `void` and functions are 1).
     pub fn size_align(&self, id: TypeId) -> Option<SizeAlign> {
         if let Kind::Func(_) = self.kind(id) {
