@@ -61,14 +61,14 @@ int main(void) {
     b.a++;
     printf("a wrap %lld\n", (long long)b.a);
     b.a = 1; b.a += 2; b.a *= 1; b.a |= 0; b.a >>= 0;
-    printf("a ops %lld expr %lld\n", (long long)b.a, (long long)(b.a * 3 - 10));
+    printf("a ops %lld expr %lld\n", (long long)b.a, (long long)b.a * 3 - 10);
     b.b = 134217726;
     b.b++;
     printf("b inc %lld\n", (long long)b.b);
     b.b++;
     printf("b wrap %lld\n", (long long)b.b);
     b.b = 1; b.b += 2; b.b *= 1; b.b |= 0; b.b >>= 0;
-    printf("b ops %lld expr %lld\n", (long long)b.b, (long long)(b.b * 3 - 10));
+    printf("b ops %lld expr %lld\n", (long long)b.b, (long long)b.b * 3 - 10);
     c = b;
     show("copy", c);
     return 0;

@@ -64,7 +64,7 @@ int main(void) {
     b.c++;
     printf("c inc %lld\n", (long long)b.c);
     b.c = 1; b.c += 2; b.c *= 1; b.c |= 0; b.c >>= 0;
-    printf("c ops %lld expr %lld\n", (long long)b.c, (long long)(b.c * 3 - 10));
+    printf("c ops %lld expr %lld\n", (long long)b.c, (long long)b.c * 3 - 10);
     c = b;
     show("copy", c);
     return 0;

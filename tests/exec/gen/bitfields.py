@@ -97,7 +97,7 @@ static void dump(const char *tag, const struct B *b) {
             L.append(f"    b.{n}++;")
             L.append(f'    printf("{n} wrap %lld\\n", (long long)b.{n});')
         L.append(f"    b.{n} = 1; b.{n} += 2; b.{n} *= 1; b.{n} |= 0; b.{n} >>= 0;")
-        L.append(f'    printf("{n} ops %lld expr %lld\\n", (long long)b.{n}, (long long)(b.{n} * 3 - 10));')
+        L.append(f'    printf("{n} ops %lld expr %lld\\n", (long long)b.{n}, (long long)b.{n} * 3 - 10);')
     L.append("    c = b;")
     L.append('    show("copy", c);')
     L.append("    return 0;\n}")
