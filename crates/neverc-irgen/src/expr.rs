@@ -361,6 +361,33 @@ impl<'a> Gen<'a> {
                 }
             }
         }
+        // Integer constants convert to floats at compile time (rounded once).
+        if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
+            if ft.is_int() && tt.is_float() && ft != Type::Ptr && ft.bytes() <= 8 {
+                let bits = ft.bytes() * 8;
+                let u = (imm as u128) & ((1u128 << bits) - 1);
+                let x = if signed && (u >> (bits - 1)) & 1 == 1 {
+                    u as i128 - (1i128 << bits)
+                } else {
+                    u as i128
+                };
+                let bits = match tt {
+                    Type::F32 => (x as f32).to_bits() as u128,
+                    Type::F64 => (x as f64).to_bits() as u128,
+                    _ => {
+                        // x87 holds every 64-bit integer exactly.
+                        let v = self.b().iconst(Type::I64, x);
+                        let _ = v;
+                        return self.b().conv(
+                            if signed { ConvOp::SToF } else { ConvOp::UToF },
+                            v,
+                            tt,
+                        );
+                    }
+                };
+                return self.b().fconst(tt, bits);
+            }
+        }
         // Integer constants convert at compile time.
         if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
             if ft.is_int() && tt.is_int() {

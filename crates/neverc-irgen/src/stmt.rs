@@ -422,6 +422,26 @@ impl<'a> Gen<'a> {
         };
         let (esize, ealign) = self.size_align(el);
         let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+        // Executing the declaration again (a jump back before it) first frees the
+        // previous allocation: the stack pointer from before it is kept in a slot that
+        // the entry block clears.
+        let sp_slot = self.b().add_slot(8, 8);
+        self.zero_slot_at_entry(sp_slot);
+        let spa = self.b().slot_addr(sp_slot);
+        let old = self.b().load(Type::Ptr, spa, 0, MemFlags::aligned(8));
+        let oi = self.b().conv(ConvOp::Bitcast, old, Type::I64);
+        let z = self.b().iconst(Type::I64, 0);
+        let again = self.b().icmp(IntCC::Ne, oi, z);
+        let restore = self.b().new_block();
+        let go = self.b().new_block();
+        self.b().branch(again, restore, go);
+        self.b().switch_to(restore);
+        self.b().push(Op::StackRestore(old), None);
+        self.b().jump(go, vec![]);
+        self.b().switch_to(go);
+        let sp = self.b().push(Op::StackSave, Some(Type::Ptr)).unwrap();
+        let spa = self.b().slot_addr(sp_slot);
+        self.b().store(sp, spa, 0, MemFlags::aligned(8));
         let n = self.scalar_as(len, ulong);
         let es = self.b().iconst(Type::I64, esize as i128);
         let bytes = self.b().binary(BinaryOp::Mul, n, es);
@@ -442,6 +462,21 @@ impl<'a> Gen<'a> {
         let s = self.b().slot_addr(sslot);
         self.b().store(bytes, s, 0, MemFlags::aligned(8));
         self.fs().locals.insert(o, Home::Vla(aslot, sslot));
+    }
+
+    /// Sets a slot to zero at the very start of the function (before any jump can reach
+    /// code that reads it).
+    fn zero_slot_at_entry(&mut self, s: Slot) {
+        let cur = self.b().current();
+        let n_before = self.b().func.blocks[cur.index()].insts.len();
+        let a = self.b().slot_addr(s);
+        let z = self.b().iconst(Type::I64, 0);
+        self.b().store(z, a, 0, MemFlags::aligned(8));
+        let moved: Vec<Inst> = self.b().func.blocks[cur.index()].insts.split_off(n_before);
+        let entry = &mut self.b().func.blocks[0].insts;
+        for (k, i) in moved.into_iter().enumerate() {
+            entry.insert(k, i);
+        }
     }
 
     /// `_Alignas` / `aligned(N)` on a declaration.

@@ -1203,5 +1203,8 @@ fn parse_hex_float(s: &str) -> f64 {
             scale -= 4;
         }
     }
-    v * 2f64.powi(exp + scale)
+    // Scale in two halves: 2^e alone over- or underflows where the product does not.
+    let e = exp.saturating_add(scale);
+    let half = e / 2;
+    v * 2f64.powi(half) * 2f64.powi(e - half)
 }

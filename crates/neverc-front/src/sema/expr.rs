@@ -1170,7 +1170,15 @@ impl<'a> Sema<'a> {
                 if let ExprKind::Float(i) = ast.expr(y).kind {
                     let v = ast.lits.floats[i as usize].value;
                     if v.is_finite() && v.abs() < 1.7e38 {
-                        return Some(v.trunc() as i128);
+                        // Out-of-range values saturate, as gcc folds them.
+                        let k = self.types.int_kind(ty)?;
+                        let bits = self.types.int_bits(k).min(127);
+                        let (lo, hi) = if self.types.is_signed_kind(k) {
+                            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                        } else {
+                            (0, (1i128 << bits) - 1)
+                        };
+                        return Some((v.trunc() as i128).clamp(lo, hi));
                     }
                 }
                 None
