@@ -203,6 +203,9 @@ struct Lower<'a> {
     ir2v: Vec<usize>,
     uses: Vec<u32>,
     cond_uses: Vec<u32>,
+    /// Instructions not lowered: dead pure ones, and address additions folded into the
+    /// memory operand of their only (load/store) use.
+    skip: Vec<bool>,
     pred_edges: Vec<u32>,
     next_label: u32,
     max_out: u32,
@@ -240,6 +243,7 @@ pub fn lower_function(
         ir2v: vec![usize::MAX; f.blocks.len()],
         uses: vec![0; nvals],
         cond_uses: vec![0; nvals],
+        skip: vec![false; f.insts.len()],
         pred_edges: vec![0; f.blocks.len()],
         next_label: INTERNAL_LABEL,
         max_out: 0,
@@ -569,6 +573,35 @@ impl<'a> Lower<'a> {
     /// A memory operand for `addr + off`, folding slot and direct symbol addresses.
     fn mem(&mut self, b: &mut B, addr: Value, off: i64) -> Result<Mem, BackendError> {
         match self.def_of(addr) {
+            Some(Op::Binary {
+                op: BinaryOp::Add,
+                a,
+                b: c,
+            }) if self.folded_add(addr) => {
+                if let Some(k) = self.const_of(*c) {
+                    return self.mem(b, *a, off + k);
+                }
+                let (idx, scale) = match self.scaled(*c) {
+                    Some((x, sc)) if self.folded_add(*c) || self.is_skipped(*c) => (x, sc),
+                    _ => (*c, 1),
+                };
+                if !fits32(off) {
+                    return Err(self.err("a memory offset beyond 32 bits"));
+                }
+                let (a, idx) = (*a, idx);
+                let br = self.reg(a)?;
+                let ir = self.reg(idx)?;
+                let bg = b.use_g(br);
+                let ig = b.use_g(ir);
+                return Ok(Mem::bis(bg, ig, scale, off as i32));
+            }
+            Some(Op::Conv {
+                op: ConvOp::Bitcast,
+                arg,
+                ..
+            }) if self.is_skipped(addr) => {
+                return self.mem(b, *arg, off);
+            }
             Some(Op::SlotAddr(s)) => {
                 let d = self.slot_off[s.index()] as i64 + off;
                 if fits32(d) {
@@ -633,6 +666,8 @@ impl<'a> Lower<'a> {
                 }
             }
         }
+        self.remove_dead();
+        self.fold_address_adds();
         // Reachability and predecessor edge counts.
         let mut reach = vec![false; f.blocks.len()];
         let mut stack = vec![0usize];
@@ -762,6 +797,151 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// Marks pure instructions whose results are never used (transitively) as skipped, so
+    /// that use counts, and with them compare fusion, see only live uses.
+    fn remove_dead(&mut self) {
+        let f = self.f;
+        let pure = |op: &Op| match op {
+            Op::Load { flags, .. } => !flags.volatile,
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::Unary { .. }
+            | Op::Binary { .. }
+            | Op::Icmp { .. }
+            | Op::Fcmp { .. }
+            | Op::Conv { .. }
+            | Op::Select { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_) => true,
+            _ => false,
+        };
+        let mut work: Vec<ir::Inst> = (0..f.insts.len() as u32).map(ir::Inst).collect();
+        while let Some(i) = work.pop() {
+            let d = f.inst(i);
+            let Some(r) = d.result else { continue };
+            if self.skip[i.index()] || self.uses[r.index()] != 0 || !pure(&d.op) {
+                continue;
+            }
+            self.skip[i.index()] = true;
+            if let Op::Select { cond, .. } = &d.op {
+                self.cond_uses[cond.index()] -= 1;
+            }
+            d.op.for_each_operand(|v| {
+                self.uses[v.index()] -= 1;
+                if self.uses[v.index()] == 0 {
+                    if let ir::ValueDef::Result(di, _) = f.values[v.index()].def {
+                        work.push(di);
+                    }
+                }
+            });
+        }
+    }
+
+    /// `p + c` used only as the address of one load or store is folded into its memory
+    /// operand.
+    fn fold_address_adds(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if self.skip[i.index()] {
+                    continue;
+                }
+                let addr = match &f.inst(i).op {
+                    Op::Load { addr, .. } => *addr,
+                    Op::Store { addr, value, .. } if value != addr => *addr,
+                    _ => continue,
+                };
+                if self.uses[addr.index()] != 1 || self.ty(addr) != Type::Ptr {
+                    continue;
+                }
+                // Look through a bitcast from an integer address computation.
+                let mut addr = addr;
+                if let ir::ValueDef::Result(ci, _) = f.values[addr.index()].def {
+                    if let Op::Conv {
+                        op: ConvOp::Bitcast,
+                        arg,
+                        ..
+                    } = &f.inst(ci).op
+                    {
+                        if self.ty(*arg) == Type::I64
+                            && self.uses[arg.index()] == 1
+                            && matches!(
+                                self.def_of(*arg),
+                                Some(Op::Binary {
+                                    op: BinaryOp::Add,
+                                    ..
+                                })
+                            )
+                        {
+                            self.skip[ci.index()] = true;
+                            addr = *arg;
+                        }
+                    }
+                }
+                if let ir::ValueDef::Result(di, _) = f.values[addr.index()].def {
+                    if let Op::Binary {
+                        op: BinaryOp::Add,
+                        b,
+                        ..
+                    } = &f.inst(di).op
+                    {
+                        if self.const32(*b).is_some() {
+                            self.skip[di.index()] = true;
+                        } else if matches!(self.ty(*b), Type::I64 | Type::Ptr) {
+                            // base + index (* scale)
+                            self.skip[di.index()] = true;
+                            if self.scaled(*b).is_some() && self.uses[b.index()] == 1 {
+                                if let ir::ValueDef::Result(si, _) = f.values[b.index()].def {
+                                    self.skip[si.index()] = true;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// `x << k` or `x * 2^k` with k <= 3: (x, scale).
+    fn scaled(&self, v: Value) -> Option<(Value, u8)> {
+        match self.def_of(v)? {
+            Op::Binary {
+                op: BinaryOp::Shl,
+                a,
+                b,
+            } => match self.const_of(*b)? {
+                k @ 0..=3 => Some((*a, 1 << k)),
+                _ => None,
+            },
+            Op::Binary {
+                op: BinaryOp::Mul,
+                a,
+                b,
+            } => match self.const_of(*b)? {
+                k @ (1 | 2 | 4 | 8) => Some((*a, k as u8)),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn is_skipped(&self, v: Value) -> bool {
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(di, _) => self.skip[di.index()],
+            _ => false,
+        }
+    }
+
+    fn folded_add(&self, v: Value) -> bool {
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(di, _) => {
+                self.skip[di.index()] && matches!(self.f.inst(di).op, Op::Binary { .. })
+            }
+            _ => false,
+        }
+    }
+
     fn f80_home(&mut self, v: Value) -> Mem {
         if let Some(&m) = self.f80.get(&v) {
             return m;
@@ -831,6 +1011,9 @@ impl<'a> Lower<'a> {
     }
 
     fn lower_inst(&mut self, i: ir::Inst) -> Result<(), BackendError> {
+        if self.skip[i.index()] {
+            return Ok(());
+        }
         let f = self.f;
         let data = f.inst(i);
         let res = data.result;
@@ -1269,7 +1452,19 @@ impl<'a> Lower<'a> {
                 let ar = self.reg(a)?;
                 let d = self.vreg(r)?;
                 let ag = b.use_g(ar);
-                if let Some(c) = self.const32(bv) {
+                if let Some(k) = self
+                    .const32(bv)
+                    .filter(|&c| c > 1 && (c as u32).is_power_of_two())
+                    .map(|c| c.trailing_zeros() as u8)
+                {
+                    let dg = b.reuse_g(d, ag);
+                    b.i(Inst::Shift {
+                        op: ShiftOp::Shl,
+                        size,
+                        amount: Some(k),
+                        dst: Rm::Reg(dg),
+                    });
+                } else if let Some(c) = self.const32(bv) {
                     let dg = b.def_g(d);
                     b.i(Inst::Imul3 {
                         size,
