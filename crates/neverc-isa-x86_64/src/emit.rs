@@ -114,6 +114,14 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
             dst: Rm::Reg(Gpr::RSP),
         });
     }
+    if fr.realign > 16 {
+        insts.push(Inst::Alu {
+            op: AluOp::And,
+            size: Size::S64,
+            src: Rmi::Imm(-(fr.realign as i64)),
+            dst: Rm::Reg(Gpr::RSP),
+        });
+    }
     for (j, r) in used.iter().enumerate() {
         let g = Gpr(r.hw_enc() as u8);
         insts.push(Inst::Mov {

@@ -41,6 +41,8 @@ pub struct FrameInfo {
     /// rbp offset of the 176-byte register save area of a variadic function.
     pub va_save: Option<i32>,
     pub has_alloca: bool,
+    /// rsp is aligned to this in the prologue (over-aligned stack arguments), when > 16.
+    pub realign: u32,
     /// Registers the function's own plan says it must preserve.
     pub callee_saved: Vec<PReg>,
 }
@@ -198,6 +200,8 @@ struct Lower<'a> {
     libcall: &'a mut dyn FnMut(&str) -> SymId,
     fixed_size: u32,
     slot_off: Vec<i32>,
+    /// Alignment rsp needs at calls (over-aligned stack arguments), 0 if 16 is enough.
+    realign: u32,
     blocks: Vec<VBlock>,
     cur: usize,
     ir2v: Vec<usize>,
@@ -238,6 +242,7 @@ pub fn lower_function(
         libcall,
         fixed_size: 0,
         slot_off: Vec::new(),
+        realign: 0,
         blocks: Vec::new(),
         cur: 0,
         ir2v: vec![usize::MAX; f.blocks.len()],
@@ -274,6 +279,7 @@ pub fn lower_function(
         max_out: l.max_out.next_multiple_of(16),
         va_save: l.va_save,
         has_alloca: l.has_alloca,
+        realign: l.realign,
         callee_saved,
     };
     let next_label = l.next_label;
@@ -462,7 +468,9 @@ impl<'a> Lower<'a> {
         let sd = self.m.sym(s);
         match self.opts.pic {
             Pic::NoPic => true,
-            Pic::Pie => sd.local || sd.defined || sd.kind == ir::SymKind::Func,
+            // The address of an external function comes from the GOT (a PC32 to it cannot be
+            // linked into a PIE); calls go through the PLT either way.
+            Pic::Pie => sd.local || sd.defined,
             Pic::Pic => sd.local,
         }
     }
@@ -470,11 +478,28 @@ impl<'a> Lower<'a> {
     /// Computes the address of a slot/symbol/block into `d`.
     fn addr_into(&mut self, b: &mut B, op: &Op, d: Gpr) -> Result<(), BackendError> {
         match *op {
-            Op::SlotAddr(s) => b.i(Inst::Lea {
-                size: Size::S64,
-                src: Mem::base(Gpr::RBP, self.slot_off[s.index()]),
-                dst: d,
-            }),
+            Op::SlotAddr(s) => {
+                let align = self.f.slots[s.index()].align;
+                if align > 16 {
+                    b.i(Inst::Lea {
+                        size: Size::S64,
+                        src: Mem::base(Gpr::RBP, self.slot_off[s.index()] + align as i32 - 1),
+                        dst: d,
+                    });
+                    b.i(Inst::Alu {
+                        op: AluOp::And,
+                        size: Size::S64,
+                        src: Rmi::Imm(-(align as i64)),
+                        dst: Rm::Reg(d),
+                    });
+                } else {
+                    b.i(Inst::Lea {
+                        size: Size::S64,
+                        src: Mem::base(Gpr::RBP, self.slot_off[s.index()]),
+                        dst: d,
+                    })
+                }
+            }
             Op::BlockAddr(blk) => {
                 let lab = self.block_addr_label(blk)?;
                 b.i(Inst::Lea {
@@ -602,7 +627,7 @@ impl<'a> Lower<'a> {
             }) if self.is_skipped(addr) => {
                 return self.mem(b, *arg, off);
             }
-            Some(Op::SlotAddr(s)) => {
+            Some(Op::SlotAddr(s)) if self.f.slots[s.index()].align <= 16 => {
                 let d = self.slot_off[s.index()] as i64 + off;
                 if fits32(d) {
                     return Ok(Mem::base(Gpr::RBP, d as i32));
@@ -646,8 +671,21 @@ impl<'a> Lower<'a> {
         }
         // Slots.
         for s in &f.slots {
-            let o = self.frame_slot(s.size.max(1), s.align.max(1));
+            // Over-aligned slots (rbp is only 16-aligned) get room to align at run time.
+            let (size, align) = if s.align > 16 {
+                (s.size.max(1) + s.align as u64 - 16, 16)
+            } else {
+                (s.size.max(1), s.align.max(1))
+            };
+            let o = self.frame_slot(size, align);
             self.slot_off.push(o);
+        }
+        for p in &f.plans {
+            for l in &p.arguments {
+                if matches!(l.place, Place::Stack(_)) && l.align > 16 {
+                    self.realign = self.realign.max(l.align.next_power_of_two());
+                }
+            }
         }
         if f.variadic {
             let o = self.frame_slot(176, 16);

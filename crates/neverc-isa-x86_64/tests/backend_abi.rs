@@ -845,3 +845,92 @@ int main(void) { printf("%ld\n", through(21)); return 0; }
 "#;
     run("unwind", &m, driver, "42\n");
 }
+
+#[test]
+fn function_addresses_and_over_aligned_stack_data() {
+    let mut m = Module::default();
+    // int callptr(const char *s) { int (*p)(const char *) = puts; return p(s) > 0; }
+    let puts = m.symbol("puts", SymKind::Func);
+    func(
+        &mut m,
+        "callptr",
+        plan(int(), vec![C::Pointer]),
+        &[Type::Ptr],
+        |b, _, p| {
+            let fp = b.sym_addr(puts, 0);
+            let pl = b.add_plan(plan(int(), vec![C::Pointer]));
+            let r = b.call(Callee::Indirect(fp), vec![p[0]], vec![], pl, &[Type::I32]);
+            let z = b.iconst(Type::I32, 0);
+            let c = b.icmp(IntCC::Sgt, r[0], z);
+            let r = b.conv(ConvOp::Zext, c, Type::I32);
+            ret(b, r);
+        },
+    );
+    // double pass_v(double k): struct V __attribute__((aligned(32))) v = {k, 2k, 3k, 4k};
+    // return sumv(3, 0.5, 0.25, 0.125, v) (a variadic callee compiled by cc reads it).
+    let v = C::aligned(C::structure([double(), double(), double(), double()]), 32);
+    let sumv = m.symbol("sumv", SymKind::Func);
+    func(
+        &mut m,
+        "pass_v",
+        plan(double(), vec![double()]),
+        &[Type::F64],
+        |b, _, p| {
+            let slot = b.add_slot(32, 32);
+            let a = b.slot_addr(slot);
+            let mut k = p[0];
+            for i in 0..4 {
+                b.store(k, a, 8 * i, MemFlags::aligned(8));
+                k = b.binary(BinaryOp::FAdd, k, p[0]);
+            }
+            let pl = b.add_plan(vplan(
+                double(),
+                vec![int(), double(), double(), double(), v.clone()],
+                1,
+            ));
+            let plan_ref = b.func.plans[pl.index()].clone();
+            let n = b.iconst(Type::I32, 3);
+            let mut args = vec![n];
+            for x in [0.5f64, 0.25, 0.125] {
+                args.push(b.fconst(Type::F64, x.to_bits() as u128));
+            }
+            args.push(a);
+            let mut arg_mem = vec![4];
+            // The vacount location.
+            if plan_ref.arguments.len() > 5 {
+                args.push(b.iconst(Type::I8, 3));
+            }
+            arg_mem.retain(|&i| {
+                matches!(
+                    plan_ref.arguments[i as usize].place,
+                    neverc_abi::Place::Stack(_)
+                )
+            });
+            let r = b.call(Callee::Direct(sumv), args, arg_mem, pl, &[Type::F64]);
+            // the slot's address must be 32-aligned
+            let ai = b.conv(ConvOp::Bitcast, a, Type::I64);
+            let mask = b.iconst(Type::I64, 31);
+            let low = b.binary(BinaryOp::And, ai, mask);
+            let lowf = b.conv(ConvOp::SToF, low, Type::F64);
+            let s = b.binary(BinaryOp::FAdd, r[0], lowf);
+            ret(b, s);
+        },
+    );
+    let driver = r#"#include <stdio.h>
+#include <stdarg.h>
+struct V { double a, b, c, d; } __attribute__((aligned(32)));
+int callptr(const char *); double pass_v(double);
+double sumv(int n, ...) {
+  va_list ap; va_start(ap, n); double s = 0;
+  while (n--) s += va_arg(ap, double);
+  struct V v = va_arg(ap, struct V); va_end(ap);
+  return s + v.a + v.b * 10 + v.c * 100 + v.d * 1000;
+}
+int main(void) {
+  printf("%d\n", callptr("via pointer"));
+  printf("%g %g\n", pass_v(1), pass_v(2));
+  return 0;
+}
+"#;
+    run("fnaddr", &m, driver, "via pointer\n1\n4321.88 8642.88\n");
+}
