@@ -185,16 +185,51 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
             }
             let x = eval_int(g, *a)?;
             let y = eval_int(g, *b)?;
+            // Operands converted to the operation's type first (the usual arithmetic
+            // conversions; for shifts, the promoted left operand).
+            let at = g.expr_type(*a);
+            let bt = g.expr_type(*b);
+            let ct = match op {
+                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    g.t.types.usual(at, bt).unwrap_or(ty)
+                }
+                BinOp::Shl | BinOp::Shr | BinOp::And | BinOp::Or => ty,
+                _ => ty,
+            };
+            let (x, y) = if matches!(op, BinOp::Shl | BinOp::Shr | BinOp::And | BinOp::Or) {
+                (wrap(g, ct, x), y)
+            } else {
+                (wrap(g, ct, x), wrap(g, ct, y))
+            };
             match op {
                 BinOp::Add => x.wrapping_add(y),
                 BinOp::Sub => x.wrapping_sub(y),
                 BinOp::Mul => x.wrapping_mul(y),
+                BinOp::Div | BinOp::Mod if y == 0 => return None,
+                BinOp::Div => x.wrapping_div(y),
+                BinOp::Mod => x.wrapping_rem(y),
+                BinOp::Shl if (0..128).contains(&y) => x.wrapping_shl(y as u32),
+                // Wrapped to its type, an unsigned left operand is non-negative here.
+                BinOp::Shr if (0..128).contains(&y) => x >> y,
+                BinOp::Lt => (x < y) as i128,
+                BinOp::Gt => (x > y) as i128,
+                BinOp::Le => (x <= y) as i128,
+                BinOp::Ge => (x >= y) as i128,
+                BinOp::And => (x != 0 && y != 0) as i128,
+                BinOp::Or => (x != 0 || y != 0) as i128,
                 BinOp::BitAnd => x & y,
                 BinOp::BitOr => x | y,
                 BinOp::BitXor => x ^ y,
                 BinOp::Eq => (x == y) as i128,
                 BinOp::Ne => (x != y) as i128,
                 _ => return None,
+            }
+        }
+        ExprKind::Cond(c, Some(a), b) => {
+            if eval_int(g, *c)? != 0 {
+                eval_int(g, *a)?
+            } else {
+                eval_int(g, *b)?
             }
         }
         ExprKind::TypesCompatible(a, b) => {
@@ -814,6 +849,25 @@ impl<'a> Gen<'a> {
             bytes[off as usize..end].copy_from_slice(&b[..n]);
             return;
         }
+        if let Kind::Complex(el) = *self.t.types.kind(ty) {
+            let Some((re, im)) = self.const_complex(e) else {
+                self.refuse(self.ast.expr(e).loc, "this complex initialiser");
+                return;
+            };
+            let it = self.ir_type(el).unwrap_or(Type::F64);
+            let (sz, _) = self.size_align(el);
+            if it.is_float() {
+                self.write_float(bytes, off as usize, it, re);
+                self.write_float(bytes, (off + sz) as usize, it, im);
+            } else {
+                for (k, v) in [(0, re), (sz, im)] {
+                    let le = (v as i128 as u128).to_le_bytes();
+                    let at = (off + k) as usize;
+                    bytes[at..at + sz as usize].copy_from_slice(&le[..sz as usize]);
+                }
+            }
+            return;
+        }
         if !self.is_scalar(ty) {
             // A struct initialised from a compound literal or another object.
             if let ExprKind::CompoundLit(tn, init) = &self.strip_parens(e).kind {
@@ -1109,6 +1163,41 @@ impl<'a> Gen<'a> {
                 self.const_expr(if pick { *a } else { *b })
             }
             _ => None,
+        }
+    }
+
+    /// A complex constant as (real, imaginary).
+    fn const_complex(&mut self, e: ExprId) -> Option<(f64, f64)> {
+        let ex = self.ast.expr(e);
+        match &ex.kind {
+            ExprKind::Paren(x) | ExprKind::Cast(_, x) | ExprKind::Unary(UnOp::Plus, x) => {
+                self.const_complex(*x)
+            }
+            ExprKind::Float(i) if self.ast.lits.floats[*i as usize].imaginary => {
+                Some((0.0, self.ast.lits.floats[*i as usize].value))
+            }
+            ExprKind::Int(i) if self.ast.lits.ints[*i as usize].imaginary => {
+                Some((0.0, self.ast.lits.ints[*i as usize].value as f64))
+            }
+            ExprKind::Unary(UnOp::Neg, x) => {
+                let (a, b) = self.const_complex(*x)?;
+                Some((-a, -b))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ar, ai) = self.const_complex(*a)?;
+                let (br, bi) = self.const_complex(*b)?;
+                Some(match op {
+                    BinOp::Add => (ar + br, ai + bi),
+                    BinOp::Sub => (ar - br, ai - bi),
+                    BinOp::Mul => (ar * br - ai * bi, ar * bi + ai * br),
+                    _ => return None,
+                })
+            }
+            _ => match self.const_expr(e)? {
+                CVal::Int(i) => Some((i as f64, 0.0)),
+                CVal::Float(f) => Some((f, 0.0)),
+                _ => None,
+            },
         }
     }
 

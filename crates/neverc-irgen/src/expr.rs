@@ -1993,7 +1993,20 @@ impl<'a> Gen<'a> {
         let vp = self.t.types.pointer(void);
         let name = n.strip_prefix("__builtin_").unwrap_or(n);
         match name {
-            "expect" | "expect_with_probability" | "assume_aligned" => {
+            "expect" | "expect_with_probability" => {
+                let v = self.scalar_as(args[0], ty);
+                for &a in &args[1..] {
+                    self.effect(a);
+                }
+                Rv::Scalar(v)
+            }
+            "prefetch" => {
+                for &a in args {
+                    self.effect(a);
+                }
+                Rv::Void
+            }
+            "assume_aligned" => {
                 let v = self.rvalue(args[0]);
                 for &a in &args[1..] {
                     self.effect(a);

@@ -151,8 +151,10 @@ impl<'a> Gen<'a> {
         });
         self.entry(&plan, &param_tys, &declared, &params);
         // Array sizes in parameter declarations are evaluated at entry (`int b[n++]`).
-        if let Some(neverc_front::parse::ast::Derived::Function { params: ps, .. }) =
-            decl.derived.iter().find(|d| matches!(d, neverc_front::parse::ast::Derived::Function { .. }))
+        if let Some(neverc_front::parse::ast::Derived::Function { params: ps, .. }) = decl
+            .derived
+            .iter()
+            .find(|d| matches!(d, neverc_front::parse::ast::Derived::Function { .. }))
         {
             for p in ps {
                 for d in &p.decl.derived {

@@ -187,12 +187,40 @@ impl<'a> Gen<'a> {
                 self.fs().indirect.push(i);
             }
             StmtKind::Asm(a) => {
-                // `asm("")` and `asm volatile("" ::: "memory")` are compiler barriers only.
-                let empty = self.ast.lits.strs[a.template as usize].units.is_empty()
-                    && a.outputs.is_empty()
-                    && a.inputs.is_empty();
-                if !empty {
-                    self.refuse(st.loc, "inline assembly");
+                // An empty template emits nothing: its operands only tell the compiler
+                // what may change. Every value stays in memory here, so evaluating the
+                // inputs (and the outputs' addresses) is all there is to do; an output
+                // keeps its value, which is one of the values it may have.
+                let template = &self.ast.lits.strs[a.template as usize].units;
+                if template
+                    .iter()
+                    .all(|&c| c == b' ' as u32 || c == b'\t' as u32)
+                {
+                    // An input tied to output k ("0") leaves its value there.
+                    let mut tied = Vec::new();
+                    for op in a.inputs.iter() {
+                        let c: String = self.ast.lits.strs[op.constraint as usize]
+                            .units
+                            .iter()
+                            .map(|&u| u as u8 as char)
+                            .collect();
+                        match c.parse::<usize>() {
+                            Ok(k) if k < a.outputs.len() => {
+                                let ot = self.expr_type(a.outputs[k].expr);
+                                let v = self.rv_as(op.expr, ot);
+                                tied.push((k, v));
+                            }
+                            _ => self.effect(op.expr),
+                        }
+                    }
+                    for (k, op) in a.outputs.iter().enumerate() {
+                        let lv = self.lvalue(op.expr);
+                        if let Some(&(_, v)) = tied.iter().find(|(j, _)| *j == k) {
+                            self.store(lv, v);
+                        }
+                    }
+                } else {
+                    self.refuse(st.loc, "inline assembly with a non-empty template");
                 }
             }
             StmtKind::Error => {}
@@ -382,7 +410,12 @@ impl<'a> Gen<'a> {
                 continue;
             }
             if self.t.types.size_align(ty).is_none() {
-                self.refuse(id.decl.loc, "objects of a type with variable length members");
+                let what = if self.contains_error_type(ty) {
+                    "objects of a vector or transparent union type"
+                } else {
+                    "objects of a type with variable length members"
+                };
+                self.refuse(id.decl.loc, what);
                 continue;
             }
             let (size, mut align) = self.size_align(ty);
@@ -462,6 +495,19 @@ impl<'a> Gen<'a> {
         let s = self.b().slot_addr(sslot);
         self.b().store(bytes, s, 0, MemFlags::aligned(8));
         self.fs().locals.insert(o, Home::Vla(aslot, sslot));
+    }
+
+    /// A type sema could not model (vector types, transparent unions) somewhere inside.
+    fn contains_error_type(&self, ty: TypeId) -> bool {
+        match self.t.types.kind(ty) {
+            Kind::Error => true,
+            Kind::Array(e, _) | Kind::Complex(e) => self.contains_error_type(*e),
+            Kind::Record(r) => self.t.types.records[*r as usize]
+                .members
+                .iter()
+                .any(|m| self.contains_error_type(m.ty)),
+            _ => false,
+        }
     }
 
     /// Sets a slot to zero at the very start of the function (before any jump can reach

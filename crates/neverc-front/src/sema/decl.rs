@@ -92,7 +92,10 @@ impl<'a> Sema<'a> {
         };
         let tok = self.ast.tokens[s as usize];
         let mode = self.pp.interner.str(tok.sym).into_owned();
-        let mode = mode.trim_start_matches("__").trim_end_matches("__").to_string();
+        let mode = mode
+            .trim_start_matches("__")
+            .trim_end_matches("__")
+            .to_string();
         let unsigned = !self.types.is_signed(t) && !matches!(self.types.kind(t), Kind::Float(_));
         let quals = self.types.quals(t);
         use neverc_abi::IntKind as I;

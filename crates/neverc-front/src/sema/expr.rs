@@ -525,6 +525,68 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// The result type of a builtin function (gcc's declaration of it), for the builtins
+    /// whose result does not depend on more than their arguments' types.
+    fn builtin_result(&mut self, name: &str, args: &[TypeId]) -> Option<TypeId> {
+        use IntKind::*;
+        let n = name.strip_prefix("__builtin_").unwrap_or(name);
+        let fl = |s: &mut Self, k: FloatK| s.types.intern(Kind::Float(k), 0);
+        let void = self.types.void();
+        let vp = self.types.pointer(void);
+        let c = self.types.int(Char);
+        let cp = self.types.pointer(c);
+        Some(match n {
+            "clz" | "ctz" | "popcount" | "parity" | "ffs" | "clrsb" | "clzl" | "ctzl"
+            | "popcountl" | "parityl" | "ffsl" | "clrsbl" | "clzll" | "ctzll" | "popcountll"
+            | "parityll" | "ffsll" | "clrsbll" | "constant_p" | "classify_type" | "isnan"
+            | "isinf" | "isinf_sign" | "isfinite" | "isnormal" | "signbit" | "isgreater"
+            | "isless" | "isgreaterequal" | "islessequal" | "islessgreater" | "isunordered"
+            | "fpclassify" | "strcmp" | "strncmp" | "memcmp" | "abs" | "printf" | "sprintf"
+            | "snprintf" | "puts" | "putchar" | "isinff" | "isinfl" | "isnanf" | "isnanl"
+            | "signbitf" | "signbitl" | "bcmp" | "fprintf" => self.int_t(),
+            "add_overflow" | "sub_overflow" | "mul_overflow" | "add_overflow_p"
+            | "sub_overflow_p" | "mul_overflow_p" => self.types.intern(Kind::Bool, 0),
+            "bswap16" => self.types.int(UShort),
+            "bswap32" => self.types.int(UInt),
+            "bswap64" => self.types.int(ULong),
+            "expect" | "expect_with_probability" | "labs" => self.types.int(Long),
+            "llabs" => self.types.int(LongLong),
+            "strlen" | "object_size" | "strspn" | "strcspn" => self.types.int(ULong),
+            "inf" | "huge_val" | "nan" | "nans" | "fabs" | "sqrt" | "copysign" | "floor"
+            | "ceil" | "fmax" | "fmin" | "powi" | "trunc" | "round" => fl(self, FloatK::Double),
+            "inff" | "huge_valf" | "nanf" | "nansf" | "fabsf" | "sqrtf" | "copysignf"
+            | "floorf" | "ceilf" | "fmaxf" | "fminf" | "powif" => fl(self, FloatK::Float),
+            "infl" | "huge_vall" | "nanl" | "nansl" | "fabsl" | "sqrtl" | "copysignl"
+            | "floorl" | "ceill" | "fmaxl" | "fminl" | "powil" => fl(self, FloatK::LongDouble),
+            "memcpy"
+            | "memset"
+            | "memmove"
+            | "malloc"
+            | "calloc"
+            | "realloc"
+            | "alloca"
+            | "alloca_with_align"
+            | "return_address"
+            | "frame_address"
+            | "extract_return_addr"
+            | "assume_aligned"
+            | "memchr"
+            | "mempcpy" => vp,
+            "strcpy" | "strncpy" | "strcat" | "strncat" | "strchr" | "strrchr" | "strstr"
+            | "stpcpy" | "strpbrk" | "index" | "rindex" => cp,
+            "abort" | "exit" | "_exit" | "trap" | "unreachable" | "va_start" | "va_end"
+            | "va_copy" | "prefetch" | "free" | "longjmp" | "bzero" => void,
+            "conj" | "conjf" | "conjl" => *args.first()?,
+            "creal" | "cimag" | "crealf" | "cimagf" | "creall" | "cimagl" => {
+                match self.types.kind(*args.first()?) {
+                    Kind::Complex(e) => *e,
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        })
+    }
+
     fn is_builtin_name(&self, s: &str) -> bool {
         s.starts_with("__builtin")
             || s.starts_with("__sync_")
@@ -872,8 +934,19 @@ impl<'a> Sema<'a> {
         } else {
             self.expr(f)
         };
+        let mut arg_tys = Vec::with_capacity(args.len());
         for &a in args {
-            self.rvalue(a);
+            arg_tys.push(self.rvalue(a));
+        }
+        // A builtin called by name: its result type, where known.
+        if let (ExprKind::Ident(s), true) = (&fe.kind, self.types.is_error(ft)) {
+            let s = *s;
+            if self.lookup(s).is_none() {
+                let n = self.name(s);
+                if let Some(t) = self.builtin_result(&n, &arg_tys) {
+                    return t;
+                }
+            }
         }
         let ft = self.types.decay(ft);
         let func = self
