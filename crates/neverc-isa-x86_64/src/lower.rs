@@ -1296,6 +1296,13 @@ impl<'a> Lower<'a> {
     fn lower_unary(&mut self, op: UnaryOp, arg: Value, r: Value) -> Result<(), BackendError> {
         let ty = self.ty(arg);
         let mut b = B::default();
+        // `neg` of a float is its negation (the verifier lets Neg/FNeg take either).
+        let op = match op {
+            UnaryOp::Neg if ty.is_float() => UnaryOp::FNeg,
+            UnaryOp::Not if ty.is_float() => return Err(self.err("a bitwise not of a float")),
+            UnaryOp::FNeg if ty.is_int() => return Err(self.err("a float negation of an integer")),
+            op => op,
+        };
         if ty == Type::F80 {
             let a = self.f80_home(arg);
             let h = self.f80_home(r);

@@ -496,3 +496,39 @@ int main(void) {{
         "7.500000\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n1 1 1\n0\n1\n9200000000000000000\n18000000000000000000\n4294967296\n123456789\n-3 1250000000\ndone\n",
     );
 }
+
+#[test]
+fn negation_of_floats_by_either_opcode() {
+    let mut m = Module::default();
+    for (name, op) in [("negd", UnaryOp::Neg), ("fnegd", UnaryOp::FNeg)] {
+        func(
+            &mut m,
+            name,
+            plan(double(), vec![double()]),
+            &[Type::F64],
+            |b, _, p| {
+                let r = b.unary(op, p[0]);
+                ret(b, r);
+            },
+        );
+    }
+    func(
+        &mut m,
+        "negf",
+        plan(C::Float(FloatKind::Float), vec![C::Float(FloatKind::Float)]),
+        &[Type::F32],
+        |b, _, p| {
+            let r = b.unary(UnaryOp::Neg, p[0]);
+            ret(b, r);
+        },
+    );
+    let driver = r#"#include <stdio.h>
+#include <math.h>
+double negd(double); double fnegd(double); float negf(float);
+int main(void) {
+  printf("%g %g %d %g %g\n", negd(2.5), fnegd(-1.5), signbit(negd(0.0)) != 0, negd(INFINITY), (double)negf(3.0f));
+  return 0;
+}
+"#;
+    run("fneg", &m, driver, "-2.5 1.5 1 -inf -3\n");
+}
