@@ -48,7 +48,8 @@ pub fn fconst_value(t: Type, bits: u128) -> Option<f64> {
             if exp == 0x7fff || exp == 0 {
                 return None;
             }
-            let v = (mant as f64) * 2f64.powi(exp - 16383 - 63);
+            let e = exp - 16383 - 63;
+            let v = (mant as f64) * 2f64.powi(e / 2) * 2f64.powi(e - e / 2);
             if sign == 1 {
                 -v
             } else {
@@ -57,6 +58,218 @@ pub fn fconst_value(t: Type, bits: u128) -> Option<f64> {
         }
         _ => return None,
     })
+}
+
+/// A decimal or hexadecimal floating literal's exact value rounded (to nearest, ties
+/// to even) to the x87 extended format; None for text it does not understand.
+pub fn parse_f80(text: &str) -> Option<u128> {
+    let t = text.trim_end_matches(['f', 'F', 'l', 'L', 'w', 'W', 'q', 'Q']);
+    let t = t.replace('\'', "");
+    let (hex, body) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(b) => (true, b.to_string()),
+        None => (false, t.clone()),
+    };
+    let (mant, exp) = match body.find(if hex { ['p', 'P'] } else { ['e', 'E'] }) {
+        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().ok()?),
+        None => (&body[..], 0),
+    };
+    let radix: u32 = if hex { 16 } else { 10 };
+    // Digits as a big integer D, and the power of the radix after the point.
+    let mut d = Big::zero();
+    let mut frac_digits: i64 = 0;
+    let mut after = false;
+    for c in mant.chars() {
+        if c == '.' {
+            after = true;
+            continue;
+        }
+        d.mul_small(radix);
+        d.add_small(c.to_digit(radix)?);
+        if after {
+            frac_digits += 1;
+        }
+    }
+    if d.is_zero() {
+        return Some(0);
+    }
+    // value = D * 2^e2 * 5^e5 (decimal: 10^k = 2^k 5^k; hex: 16^k = 2^4k).
+    let (mut e2, e5) = if hex {
+        (exp - 4 * frac_digits, 0i64)
+    } else {
+        let k = exp - frac_digits;
+        (k, k)
+    };
+    if !(-6000..=6000).contains(&e5) || !(-30000..=30000).contains(&e2) {
+        return None;
+    }
+    let mut num = d;
+    let mut den = Big::one();
+    if e5 >= 0 {
+        for _ in 0..e5 {
+            num.mul_small(5);
+        }
+    } else {
+        for _ in 0..-e5 {
+            den.mul_small(5);
+        }
+    }
+    // Scale so that num / den has 66 bits or more: then the quotient's top 64 bits and a
+    // sticky remainder give the correctly rounded mantissa.
+    let shift = 66 + den.bits() as i64 - num.bits() as i64;
+    if shift > 0 {
+        num.shl(shift as u32);
+        e2 -= shift;
+    }
+    let (q, rem_zero) = num.div(&den);
+    let qbits = q.bits() as i64;
+    // Keep 64 bits; round the rest.
+    let drop = qbits - 64;
+    let (mut m, round_bit, sticky) = q.top64(drop as u32);
+    let sticky = sticky || !rem_zero;
+    let mut e = e2 + drop + 63; // exponent of the leading bit
+    if round_bit && (sticky || m & 1 == 1) {
+        m = m.wrapping_add(1);
+        if m == 0 {
+            m = 1 << 63;
+            e += 1;
+        }
+    }
+    let biased = e + 16383;
+    if biased >= 0x7fff {
+        return Some(0x7fff_u128 << 64 | 1u128 << 63); // infinity
+    }
+    if biased <= 0 {
+        return None; // subnormal: leave it to the double path
+    }
+    Some((biased as u128) << 64 | m as u128)
+}
+
+/// Just enough unsigned big-integer arithmetic for literal conversion.
+#[derive(Clone)]
+struct Big(Vec<u32>);
+
+impl Big {
+    fn zero() -> Big {
+        Big(vec![])
+    }
+    fn one() -> Big {
+        Big(vec![1])
+    }
+    fn is_zero(&self) -> bool {
+        self.0.iter().all(|&x| x == 0)
+    }
+    fn trim(&mut self) {
+        while self.0.last() == Some(&0) {
+            self.0.pop();
+        }
+    }
+    fn mul_small(&mut self, k: u32) {
+        let mut carry = 0u64;
+        for x in self.0.iter_mut() {
+            let v = *x as u64 * k as u64 + carry;
+            *x = v as u32;
+            carry = v >> 32;
+        }
+        if carry > 0 {
+            self.0.push(carry as u32);
+        }
+    }
+    fn add_small(&mut self, k: u32) {
+        let mut carry = k as u64;
+        for x in self.0.iter_mut() {
+            let v = *x as u64 + carry;
+            *x = v as u32;
+            carry = v >> 32;
+            if carry == 0 {
+                break;
+            }
+        }
+        if carry > 0 {
+            self.0.push(carry as u32);
+        }
+    }
+    fn bits(&self) -> u32 {
+        let mut s = self.clone();
+        s.trim();
+        match s.0.last() {
+            None => 0,
+            Some(&top) => (s.0.len() as u32 - 1) * 32 + (32 - top.leading_zeros()),
+        }
+    }
+    fn bit(&self, i: u32) -> bool {
+        let w = (i / 32) as usize;
+        w < self.0.len() && (self.0[w] >> (i % 32)) & 1 == 1
+    }
+    fn shl(&mut self, n: u32) {
+        let words = (n / 32) as usize;
+        let bits = n % 32;
+        let mut out = vec![0u32; words];
+        let mut carry = 0u32;
+        for &x in &self.0 {
+            if bits == 0 {
+                out.push(x);
+            } else {
+                out.push((x << bits) | carry);
+                carry = x >> (32 - bits);
+            }
+        }
+        if carry != 0 {
+            out.push(carry);
+        }
+        self.0 = out;
+    }
+    fn cmp(&self, o: &Big) -> std::cmp::Ordering {
+        let (mut a, mut b) = (self.clone(), o.clone());
+        a.trim();
+        b.trim();
+        a.0.len()
+            .cmp(&b.0.len())
+            .then_with(|| a.0.iter().rev().cmp(b.0.iter().rev()))
+    }
+    fn sub(&mut self, o: &Big) {
+        let mut borrow = 0i64;
+        for i in 0..self.0.len() {
+            let v = self.0[i] as i64 - borrow - *o.0.get(i).unwrap_or(&0) as i64;
+            borrow = (v < 0) as i64;
+            self.0[i] = v.rem_euclid(1 << 32) as u32;
+        }
+        self.trim();
+    }
+    /// Quotient by long division (bit by bit: literals are short), and whether the
+    /// remainder is zero.
+    fn div(&self, d: &Big) -> (Big, bool) {
+        let n = self.bits();
+        let mut q = Big(vec![0; (n as usize / 32) + 1]);
+        let mut r = Big::zero();
+        for i in (0..n).rev() {
+            r.shl(1);
+            if self.bit(i) {
+                if r.0.is_empty() {
+                    r.0.push(0);
+                }
+                r.0[0] |= 1;
+            }
+            if r.cmp(d) != std::cmp::Ordering::Less {
+                r.sub(d);
+                q.0[(i / 32) as usize] |= 1 << (i % 32);
+            }
+        }
+        q.trim();
+        (q, r.is_zero())
+    }
+    /// The 64 bits below the top `drop` low bits removed, the first removed bit, and
+    /// whether any later removed bit is set.
+    fn top64(&self, drop: u32) -> (u64, bool, bool) {
+        let mut m = 0u64;
+        for k in 0..64 {
+            if self.bit(drop + k) {
+                m |= 1 << k;
+            }
+        }
+        let round = drop > 0 && self.bit(drop - 1);
+        let sticky = (0..drop.saturating_sub(1)).any(|i| self.bit(i));
+        (m, round, sticky)
+    }
 }
 
 /// IEEE binary128 bits of a double.
@@ -687,7 +900,14 @@ enum CVal {
 
 impl<'a> Gen<'a> {
     /// Emits a static object: its initialiser's bytes and relocations, or zeros.
-    pub fn static_object(&mut self, o: u32, sym: Sym, init: Option<InitId>, loc: Loc) {
+    pub fn static_object(
+        &mut self,
+        o: u32,
+        sym: Sym,
+        init: Option<InitId>,
+        loc: Loc,
+        min_align: Option<u32>,
+    ) {
         let mut ty = self.t.ords[o as usize].ty;
         // An array completed by its initialiser.
         if let (Some(i), Kind::Array(el, ArrLen::Unknown)) = (init, self.t.types.kind(ty).clone()) {
@@ -702,6 +922,7 @@ impl<'a> Gen<'a> {
             }
             return;
         };
+        let align = align.max(min_align.unwrap_or(1));
         let readonly = self.t.types.quals(ty) & neverc_front::parse::ast::qual::CONST != 0
             && self.module.sym(sym).kind != SymKind::Tls;
         let mut bytes = Vec::new();
@@ -882,6 +1103,26 @@ impl<'a> Gen<'a> {
             }
             self.refuse(self.ast.expr(e).loc, "this static initialiser");
             return;
+        }
+        // A long double literal keeps its full precision.
+        if self.ir_type(ty) == Some(Type::F80) && bits.is_none() {
+            let x = self.strip_id(e);
+            let (neg, lit) = match self.ast.expr(x).kind {
+                ExprKind::Unary(UnOp::Neg, y) => (true, self.strip_id(y)),
+                _ => (false, x),
+            };
+            if let ExprKind::Float(i) = self.ast.expr(lit).kind {
+                let l = &self.ast.lits.floats[i as usize];
+                let lt = self.expr_type(lit);
+                if !l.imaginary && self.ir_type(lt) == Some(Type::F80) {
+                    if let Some(b) = parse_f80(&l.text) {
+                        let b = if neg { b | 1u128 << 79 } else { b };
+                        let at = off as usize;
+                        bytes[at..at + 10].copy_from_slice(&b.to_le_bytes()[..10]);
+                        return;
+                    }
+                }
+            }
         }
         let Some(v) = self.const_value(e, ty) else {
             self.refuse(

@@ -1054,7 +1054,8 @@ impl<'a> Gen<'a> {
                         .unwrap_or(v as f32)
                         .to_bits() as u128,
                     Type::F64 => v.to_bits() as u128,
-                    Type::F80 => crate::consts::f64_to_f80(v),
+                    Type::F80 => crate::consts::parse_f80(&lit.text)
+                        .unwrap_or_else(|| crate::consts::f64_to_f80(v)),
                     _ => crate::consts::f64_to_f128(v),
                 };
                 Rv::Scalar(self.b().fconst(t, bits))

@@ -162,13 +162,15 @@ impl<'a> Gen<'a> {
                     }
                     if let Some(init) = id.init {
                         self.defined.insert(o, ());
-                        self.static_object(o, sym, Some(init), id.decl.loc);
+                        let al = self.declared_align(sp, &id.decl);
+                        self.static_object(o, sym, Some(init), id.decl.loc, al);
                     } else if sp.storage != Some(Storage::Extern) && !self.defined.contains_key(&o)
                     {
                         // A tentative definition: defined (zero) at the end unless an
                         // initialised definition comes.
                         self.defined.insert(o, ());
-                        self.static_object(o, sym, None, id.decl.loc);
+                        let al = self.declared_align(sp, &id.decl);
+                        self.static_object(o, sym, None, id.decl.loc, al);
                     }
                 }
             }

@@ -402,7 +402,8 @@ impl<'a> Gen<'a> {
                     self.rename(sym, l);
                 }
                 self.defined.insert(o, ());
-                self.static_object(o, sym, id.init, id.decl.loc);
+                let al = self.declared_align(sp, &id.decl);
+                self.static_object(o, sym, id.init, id.decl.loc, al);
                 continue;
             }
             if let Kind::Array(el, ArrLen::Vla) = *self.t.types.kind(ty) {
@@ -526,7 +527,7 @@ impl<'a> Gen<'a> {
     }
 
     /// `_Alignas` / `aligned(N)` on a declaration.
-    fn declared_align(
+    pub(crate) fn declared_align(
         &mut self,
         sp: &neverc_front::parse::ast::DeclSpecs,
         d: &neverc_front::parse::ast::Declarator,
@@ -670,6 +671,16 @@ impl<'a> Gen<'a> {
         }
         let v = self.rv_as(e, ty);
         self.store(lv, v);
+    }
+
+    pub fn strip_id(
+        &self,
+        mut e: neverc_front::parse::ast::ExprId,
+    ) -> neverc_front::parse::ast::ExprId {
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        e
     }
 
     pub fn strip_parens(

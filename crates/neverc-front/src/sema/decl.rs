@@ -7,7 +7,7 @@ use super::{FuncCtx, Jump, Linkage, OrdKind, Ordinary, Sema, Tag};
 use crate::parse::ast::*;
 use crate::parse::ctok::T;
 use crate::source::Loc;
-use crate::token::Symbol;
+use crate::token::{FxHashMap, Symbol};
 use neverc_abi::IntKind;
 
 /// A parameter as a declarator names it.
@@ -314,6 +314,12 @@ impl<'a> Sema<'a> {
                     let sp = ast.spec(*specs);
                     let packed = has_attr(&sp.attrs, "packed", &self.pp.interner);
                     let salign = attr_align(self, &sp.attrs);
+                    // `_Alignas` on a member raises its alignment like `aligned`.
+                    let alignas = self.alignas(&sp.align);
+                    let salign = match (salign, alignas) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        (a, b) => a.or(b),
+                    };
                     let anonymous = match sp.ty {
                         TypeSpec::Record(x) => ast.record(x).name.is_none(),
                         _ => false,
@@ -413,13 +419,84 @@ impl<'a> Sema<'a> {
         }
         let packed = has_attr(&r.attrs, "packed", &self.pp.interner);
         let align = attr_align(self, &r.attrs);
+        let pack = self.pack_at(r.loc);
         let info = &mut self.types.records[idx as usize];
+        info.pack = pack;
         info.members = members;
         info.complete = true;
         info.opaque = opaque;
         info.packed = packed;
         info.align = align;
         ty
+    }
+
+    /// The largest `_Alignas` of a specifier list.
+    pub(crate) fn alignas(&mut self, align: &[AlignSpec]) -> Option<u32> {
+        let mut best = None;
+        for a in align {
+            let v = match a {
+                AlignSpec::Expr(e) => self.eval(*e).map(|v| v as u32),
+                AlignSpec::Type(tn) => {
+                    let t = self.type_name(*tn);
+                    self.types.size_align(t).map(|s| s.1)
+                }
+            };
+            best = best.max(v);
+        }
+        best
+    }
+
+    /// The `#pragma pack` value in force where a record is defined (None: natural).
+    fn pack_at(&mut self, loc: Loc) -> Option<u32> {
+        let ast = self.ast;
+        if !ast
+            .pragmas
+            .iter()
+            .any(|p| p.text.trim_start().starts_with("pack"))
+        {
+            return None;
+        }
+        let at = match &self.token_index {
+            Some(m) => m.get(&loc).copied(),
+            None => {
+                let m: FxHashMap<Loc, u32> = ast
+                    .tokens
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| (t.loc, i as u32))
+                    .collect();
+                let r = m.get(&loc).copied();
+                self.token_index = Some(m);
+                r
+            }
+        }?;
+        let mut stack: Vec<Option<u32>> = Vec::new();
+        let mut cur: Option<u32> = None;
+        for p in ast.pragmas.iter().filter(|p| p.before <= at) {
+            let text = p.text.trim();
+            let Some(args) = text.strip_prefix("pack") else {
+                continue;
+            };
+            let args = args.trim().trim_start_matches('(').trim_end_matches(')');
+            let parts: Vec<&str> = args
+                .split(',')
+                .map(|s| s.trim())
+                .filter(|s| !s.is_empty())
+                .collect();
+            let num = parts.iter().find_map(|s| s.parse::<u32>().ok());
+            match parts.first().copied() {
+                Some("push") => {
+                    stack.push(cur);
+                    if num.is_some() {
+                        cur = num;
+                    }
+                }
+                Some("pop") => cur = stack.pop().flatten(),
+                None => cur = None,
+                Some(_) => cur = num,
+            }
+        }
+        cur
     }
 
     fn check_width(&mut self, name: Option<Symbol>, ty: TypeId, v: i128, loc: Loc) -> Option<u32> {

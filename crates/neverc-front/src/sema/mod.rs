@@ -137,6 +137,8 @@ pub struct Sema<'a> {
     pub(crate) param_ids: Vec<u32>,
     /// Enclosing loops and switches, innermost last.
     pub(crate) jumps: Vec<Jump>,
+    /// Token index by location, built when a `#pragma pack` needs it.
+    pub(crate) token_index: Option<FxHashMap<crate::source::Loc, u32>>,
 }
 
 /// A statement `break` (and for loops `continue`) can leave.
@@ -175,6 +177,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         tentative: Vec::new(),
         param_ids: Vec::new(),
         jumps: Vec::new(),
+        token_index: None,
     };
     s.predeclare();
     for &d in &ast.items {
