@@ -1981,8 +1981,298 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// `__builtin_{add,sub,mul}_overflow[_p]`: the exact result computed in 128 bits,
+    /// checked against the result type's range, stored wrapped.
+    fn overflow_builtin(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Rv {
+        let loc = self.ex(e).loc;
+        let at = self.decayed_type(args[0]);
+        let bt = self.decayed_type(args[1]);
+        let store = !name.ends_with("_p");
+        let rt = if store {
+            let pt = self.decayed_type(args[2]);
+            self.t.types.pointee(pt).unwrap_or(pt)
+        } else {
+            self.decayed_type(args[2])
+        };
+        let ints = [at, bt, rt]
+            .iter()
+            .all(|&t| self.t.types.is_integer(t) || matches!(self.t.types.kind(t), Kind::Bool));
+        let wide = [at, bt, rt]
+            .iter()
+            .any(|&t| self.ir_type(t).is_none_or(|x| x.bytes() > 8));
+        if !ints || wide {
+            self.refuse(loc, format!("'__builtin_{name}' with these operand types"));
+            return Rv::Scalar(self.b().iconst(Type::I8, 0));
+        }
+        let i128t = self.t.types.int(neverc_abi::IntKind::Int128);
+        let a0 = self.scalar(args[0]);
+        let b0 = self.scalar(args[1]);
+        let a = self.convert(a0, at, i128t);
+        let b = self.convert(b0, bt, i128t);
+        let op = &name[..3];
+        let unsigned_64 = |g: &Self, t: TypeId| !g.is_signed(t) && g.size_align(t).0 == 8;
+        // Only an unsigned 64-bit product can leave the signed 128-bit range.
+        let as_unsigned = op == "mul" && unsigned_64(self, at) && unsigned_64(self, bt);
+        let r = match op {
+            "add" => self.b().binary(BinaryOp::Add, a, b),
+            "sub" => self.b().binary(BinaryOp::Sub, a, b),
+            _ => self.b().binary(BinaryOp::Mul, a, b),
+        };
+        let bits = self.size_align(rt).0 * 8;
+        let (lo, hi): (i128, i128) = if self.is_signed(rt) {
+            (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+        } else if matches!(self.t.types.kind(rt), Kind::Bool) {
+            (0, 1)
+        } else {
+            (0, (1i128 << bits) - 1)
+        };
+        let hv = self.b().iconst(Type::I128, hi);
+        let over = if as_unsigned {
+            self.b().icmp(IntCC::Ugt, r, hv)
+        } else {
+            let lv = self.b().iconst(Type::I128, lo);
+            let x = self.b().icmp(IntCC::Sgt, r, hv);
+            let y = self.b().icmp(IntCC::Slt, r, lv);
+            self.b().binary(BinaryOp::Or, x, y)
+        };
+        if store {
+            let dst = self.scalar(args[2]);
+            let it = self.ir_type(rt).unwrap();
+            let v = self.b().conv(ConvOp::Trunc, r, it);
+            let (_, al) = self.size_align(rt);
+            self.b().store(v, dst, 0, MemFlags::aligned(al));
+        } else {
+            self.effect(args[2]);
+        }
+        let ty = self.expr_type(e);
+        let t = self.ir_type(ty).unwrap_or(Type::I8);
+        Rv::Scalar(if t == Type::I8 {
+            over
+        } else {
+            self.b().conv(ConvOp::Zext, over, t)
+        })
+    }
+
+    /// `__sync_*` and `__atomic_*`: read-modify-write, compare-and-swap, loads, stores
+    /// and fences (every memory order is sequentially consistent here, which is allowed).
+    fn atomic_builtin(&mut self, e: ExprId, n: &str, args: &[ExprId]) -> Option<Rv> {
+        let loc = self.ex(e).loc;
+        let ptr_t = self.decayed_type(*args.first()?);
+        let vt = self.t.types.pointee(ptr_t)?;
+        let Some(t) = self.ir_type(vt) else {
+            self.refuse(loc, format!("'{n}' on this type"));
+            return Some(Rv::Void);
+        };
+        let rmw = |s: &str| -> Option<AtomicOp> {
+            Some(match s {
+                "add" => AtomicOp::Add,
+                "sub" => AtomicOp::Sub,
+                "and" => AtomicOp::And,
+                "or" => AtomicOp::Or,
+                "xor" => AtomicOp::Xor,
+                "nand" => AtomicOp::Nand,
+                _ => return None,
+            })
+        };
+        let addr = self.scalar(args[0]);
+        let arg = |g: &mut Self, i: usize| g.scalar_as(args[i], vt);
+        let combine = |g: &mut Self, op: AtomicOp, old: Value, v: Value| -> Value {
+            match op {
+                AtomicOp::Add => g.b().binary(BinaryOp::Add, old, v),
+                AtomicOp::Sub => g.b().binary(BinaryOp::Sub, old, v),
+                AtomicOp::And => g.b().binary(BinaryOp::And, old, v),
+                AtomicOp::Or => g.b().binary(BinaryOp::Or, old, v),
+                AtomicOp::Xor => g.b().binary(BinaryOp::Xor, old, v),
+                AtomicOp::Nand => {
+                    let a = g.b().binary(BinaryOp::And, old, v);
+                    g.b().unary(UnaryOp::Not, a)
+                }
+                AtomicOp::Xchg => v,
+            }
+        };
+        let push_rmw = |g: &mut Self, op: AtomicOp, v: Value| -> Value {
+            g.b()
+                .push(
+                    Op::AtomicRmw {
+                        op,
+                        ty: t,
+                        addr,
+                        value: v,
+                    },
+                    Some(t),
+                )
+                .unwrap()
+        };
+        if let Some(rest) = n.strip_prefix("__sync_") {
+            if let Some(o) = rest.strip_prefix("fetch_and_").and_then(rmw) {
+                let v = arg(self, 1);
+                return Some(Rv::Scalar(push_rmw(self, o, v)));
+            }
+            if let Some(o) = rest.strip_suffix("_and_fetch").and_then(rmw) {
+                let v = arg(self, 1);
+                let old = push_rmw(self, o, v);
+                return Some(Rv::Scalar(combine(self, o, old, v)));
+            }
+            return Some(match rest {
+                "lock_test_and_set" => {
+                    let v = arg(self, 1);
+                    Rv::Scalar(push_rmw(self, AtomicOp::Xchg, v))
+                }
+                "lock_release" => {
+                    let z = self.zero_of(t);
+                    self.b().push(Op::Fence, None);
+                    self.b().store(
+                        z,
+                        addr,
+                        0,
+                        MemFlags {
+                            align: t.bytes(),
+                            volatile: true,
+                        },
+                    );
+                    Rv::Void
+                }
+                "val_compare_and_swap" | "bool_compare_and_swap" => {
+                    let exp = arg(self, 1);
+                    let new = arg(self, 2);
+                    let old = self
+                        .b()
+                        .push(
+                            Op::AtomicCas {
+                                ty: t,
+                                addr,
+                                expected: exp,
+                                new,
+                            },
+                            Some(t),
+                        )
+                        .unwrap();
+                    if rest.starts_with("bool") {
+                        let c = self.b().icmp(IntCC::Eq, old, exp);
+                        let ty = self.expr_type(e);
+                        let rt = self.ir_type(ty).unwrap_or(Type::I8);
+                        Rv::Scalar(if rt == Type::I8 {
+                            c
+                        } else {
+                            self.b().conv(ConvOp::Zext, c, rt)
+                        })
+                    } else {
+                        Rv::Scalar(old)
+                    }
+                }
+                _ => return None,
+            });
+        }
+        let rest = n.strip_prefix("__atomic_")?;
+        let order_args = |g: &mut Self, from: usize| {
+            for &a in &args[from.min(args.len())..] {
+                g.effect(a);
+            }
+        };
+        if let Some(o) = rest.strip_prefix("fetch_").and_then(rmw) {
+            let v = arg(self, 1);
+            order_args(self, 2);
+            return Some(Rv::Scalar(push_rmw(self, o, v)));
+        }
+        if let Some(o) = rest.strip_suffix("_fetch").and_then(rmw) {
+            let v = arg(self, 1);
+            order_args(self, 2);
+            let old = push_rmw(self, o, v);
+            return Some(Rv::Scalar(combine(self, o, old, v)));
+        }
+        let flags = MemFlags {
+            align: t.bytes(),
+            volatile: true,
+        };
+        Some(match rest {
+            "load_n" => {
+                order_args(self, 1);
+                self.b().push(Op::Fence, None);
+                Rv::Scalar(self.b().load(t, addr, 0, flags))
+            }
+            "load" => {
+                let dst = self.scalar(args[1]);
+                order_args(self, 2);
+                let v = self.b().load(t, addr, 0, flags);
+                self.b().store(v, dst, 0, MemFlags::aligned(1));
+                Rv::Void
+            }
+            "store_n" => {
+                let v = arg(self, 1);
+                order_args(self, 2);
+                // A sequentially consistent store is an exchange on x86-64.
+                push_rmw(self, AtomicOp::Xchg, v);
+                Rv::Void
+            }
+            "store" => {
+                let src = self.scalar(args[1]);
+                order_args(self, 2);
+                let v = self.b().load(t, src, 0, MemFlags::aligned(1));
+                push_rmw(self, AtomicOp::Xchg, v);
+                Rv::Void
+            }
+            "exchange_n" => {
+                let v = arg(self, 1);
+                order_args(self, 2);
+                Rv::Scalar(push_rmw(self, AtomicOp::Xchg, v))
+            }
+            "compare_exchange_n" | "compare_exchange" => {
+                // (ptr, expected*, desired or desired*, weak, success, failure)
+                let expp = self.scalar(args[1]);
+                let exp = self.b().load(t, expp, 0, MemFlags::aligned(1));
+                let new = if rest == "compare_exchange" {
+                    let dp = self.scalar(args[2]);
+                    self.b().load(t, dp, 0, MemFlags::aligned(1))
+                } else {
+                    arg(self, 2)
+                };
+                order_args(self, 3);
+                let old = self
+                    .b()
+                    .push(
+                        Op::AtomicCas {
+                            ty: t,
+                            addr,
+                            expected: exp,
+                            new,
+                        },
+                        Some(t),
+                    )
+                    .unwrap();
+                let ok = self.b().icmp(IntCC::Eq, old, exp);
+                // On failure the current value is written back to *expected.
+                self.b().store(old, expp, 0, MemFlags::aligned(1));
+                let ty = self.expr_type(e);
+                let rt = self.ir_type(ty).unwrap_or(Type::I8);
+                Rv::Scalar(if rt == Type::I8 {
+                    ok
+                } else {
+                    self.b().conv(ConvOp::Zext, ok, rt)
+                })
+            }
+            _ => return None,
+        })
+    }
+
     /// `__builtin_*` and the other names sema knows without a declaration.
     fn builtin(&mut self, e: ExprId, n: &str, args: &[ExprId]) -> Rv {
+        if n.starts_with("__sync_") || n.starts_with("__atomic_") {
+            if n == "__sync_synchronize"
+                || n == "__atomic_thread_fence"
+                || n == "__atomic_signal_fence"
+            {
+                for &a in args {
+                    self.effect(a);
+                }
+                self.b().push(Op::Fence, None);
+                return Rv::Void;
+            }
+            if !args.is_empty() {
+                if let Some(r) = self.atomic_builtin(e, n, args) {
+                    return r;
+                }
+            }
+        }
         let loc = self.ex(e).loc;
         let ty = self.expr_type(e);
         let int = self.t.types.int(neverc_abi::IntKind::Int);
@@ -2071,6 +2361,8 @@ impl<'a> Gen<'a> {
                     _ => Rv::Scalar(im),
                 }
             }
+            "add_overflow" | "sub_overflow" | "mul_overflow" | "add_overflow_p"
+            | "sub_overflow_p" | "mul_overflow_p" => self.overflow_builtin(e, name, args),
             "constant_p" => {
                 let c = crate::consts::is_constant(self, args[0]);
                 Rv::Scalar(self.int_const(ty, c as i128))
@@ -2183,8 +2475,9 @@ impl<'a> Gen<'a> {
             | "nan" | "nanf" | "nanl" | "strstr" | "stpcpy" | "fprintf" | "memchr" | "signbit"
             | "floor" | "ceil" | "isinf_sign" | "fmax" | "fmin" | "powi" | "powif" | "isfinite"
             | "isnormal" | "isgreater" | "isless" | "isgreaterequal" | "islessequal"
-            | "islessgreater" | "isunordered" | "fpclassify" | "strspn" | "strcspn" | "strpbrk"
-            | "index" | "rindex" | "bzero" | "bcmp" | "ffsimax" => {
+            | "islessgreater" | "isunordered" | "fpclassify" | "isinff" | "isinfl" | "signbitf"
+            | "signbitl" | "isnanf" | "isnanl" | "finite" | "finitef" | "finitel" | "strspn"
+            | "strcspn" | "strpbrk" | "index" | "rindex" | "bzero" | "bcmp" | "ffsimax" => {
                 self.libcall_builtin(e, name, args)
             }
             _ => {
@@ -2217,6 +2510,87 @@ impl<'a> Gen<'a> {
             "nan" | "nanf" | "nanl" => {
                 let t = self.ir_type(ty).unwrap_or(Type::F64);
                 return Rv::Scalar(self.float_const(t, f64::NAN));
+            }
+            "isinf" | "isinff" | "isinfl" | "isfinite" | "isnormal" | "signbit" | "signbitf"
+            | "signbitl" | "isinf_sign" | "isnanf" | "isnanl" | "finite" | "finitef"
+            | "finitel" => {
+                let at = self.decayed_type(args[0]);
+                let x = self.scalar(args[0]);
+                let t = self.b().func.value_type(x);
+                let x = if t.is_float() {
+                    x
+                } else {
+                    let d = self.float_kind_type(FloatK::Double);
+                    self.convert(x, at, d)
+                };
+                let t = self.b().func.value_type(x);
+                let inf = self.float_const(t, f64::INFINITY);
+                let ninf = self.float_const(t, f64::NEG_INFINITY);
+                let is_inf = {
+                    let a = self.b().fcmp(FloatCC::Eq, x, inf);
+                    let b = self.b().fcmp(FloatCC::Eq, x, ninf);
+                    self.b().binary(BinaryOp::Or, a, b)
+                };
+                let sign = {
+                    // The sign bit through memory (works for every float format).
+                    let slot = self.b().add_slot(16, 16);
+                    let a = self.b().slot_addr(slot);
+                    self.b().store(x, a, 0, MemFlags::aligned(16));
+                    let top = t.bytes() as i32 - 1;
+                    let byte = self.b().load(Type::I8, a, top, MemFlags::aligned(1));
+                    let m = self.b().iconst(Type::I8, 0x80);
+                    let s = self.b().binary(BinaryOp::And, byte, m);
+                    let z = self.b().iconst(Type::I8, 0);
+                    self.b().icmp(IntCC::Ne, s, z)
+                };
+                let i32_of = |g: &mut Self, c: Value| g.b().conv(ConvOp::Zext, c, Type::I32);
+                let r = match name {
+                    "isinf" | "isinff" | "isinfl" => i32_of(self, is_inf),
+                    "isnanf" | "isnanl" => {
+                        let c = self.b().fcmp(FloatCC::Unordered, x, x);
+                        i32_of(self, c)
+                    }
+                    "signbit" | "signbitf" | "signbitl" => i32_of(self, sign),
+                    "isfinite" | "finite" | "finitef" | "finitel" => {
+                        let ord = self.b().fcmp(FloatCC::Eq, x, x);
+                        let one = self.b().iconst(Type::I8, 1);
+                        let not_inf = self.b().binary(BinaryOp::Xor, is_inf, one);
+                        let c = self.b().binary(BinaryOp::And, ord, not_inf);
+                        i32_of(self, c)
+                    }
+                    "isnormal" => {
+                        let min = match t {
+                            Type::F32 => f32::MIN_POSITIVE as f64,
+                            Type::F64 => f64::MIN_POSITIVE,
+                            _ => 0.0,
+                        };
+                        let ax = {
+                            let n = self.b().unary(UnaryOp::FNeg, x);
+                            let zero = self.zero_of(t);
+                            let neg = self.b().fcmp(FloatCC::Lt, x, zero);
+                            self.b().select(neg, n, x)
+                        };
+                        let m = if t == Type::F80 {
+                            let bits = 1u128 << 64 | 1u128 << 63; // 2^-16382
+                            self.b().fconst(t, bits)
+                        } else {
+                            self.float_const(t, min)
+                        };
+                        let ge = self.b().fcmp(FloatCC::Ge, ax, m);
+                        let lt = self.b().fcmp(FloatCC::Lt, ax, inf);
+                        let c = self.b().binary(BinaryOp::And, ge, lt);
+                        i32_of(self, c)
+                    }
+                    _ => {
+                        // isinf_sign: -1, 0 or 1.
+                        let one = self.b().iconst(Type::I32, 1);
+                        let m1 = self.b().iconst(Type::I32, -1);
+                        let z = self.b().iconst(Type::I32, 0);
+                        let s = self.b().select(sign, m1, one);
+                        self.b().select(is_inf, s, z)
+                    }
+                };
+                return Rv::Scalar(r);
             }
             "isnan" | "isunordered" => {
                 let a = args[0];
@@ -2321,8 +2695,7 @@ impl<'a> Gen<'a> {
             (ty_ret, ps)
         };
         let lib = match name {
-            "isinf_sign" | "signbit" | "isfinite" | "isnormal" | "fpclassify" | "powi"
-            | "powif" | "isinf" | "ffsimax" | "copysignl" | "sqrtl" => {
+            "fpclassify" | "powi" | "powif" | "ffsimax" => {
                 self.refuse(loc, format!("the builtin '__builtin_{name}'"));
                 return Rv::Scalar(self.b().iconst(Type::I32, 0));
             }

@@ -529,6 +529,36 @@ impl<'a> Sema<'a> {
     /// whose result does not depend on more than their arguments' types.
     fn builtin_result(&mut self, name: &str, args: &[TypeId]) -> Option<TypeId> {
         use IntKind::*;
+        // Atomics: the pointed-to type, a truth value, or nothing.
+        if let Some(rest) = name
+            .strip_prefix("__sync_")
+            .or_else(|| name.strip_prefix("__atomic_"))
+        {
+            let b = self.types.intern(Kind::Bool, 0);
+            let void = self.types.void();
+            if rest.contains("compare_exchange") || rest.starts_with("bool_") {
+                return Some(b);
+            }
+            if matches!(
+                rest,
+                "synchronize"
+                    | "thread_fence"
+                    | "signal_fence"
+                    | "lock_release"
+                    | "store"
+                    | "store_n"
+                    | "load"
+                    | "exchange"
+                    | "clear"
+            ) {
+                return Some(void);
+            }
+            if matches!(rest, "test_and_set" | "always_lock_free" | "is_lock_free") {
+                return Some(b);
+            }
+            let p = self.types.decay(*args.first()?);
+            return self.types.pointee(p).map(|t| self.types.unqual(t));
+        }
         let n = name.strip_prefix("__builtin_").unwrap_or(name);
         let fl = |s: &mut Self, k: FloatK| s.types.intern(Kind::Float(k), 0);
         let void = self.types.void();
