@@ -30,11 +30,26 @@ pub struct FnState {
     /// Computed gotos to patch with every addressed block at the end.
     pub indirect: Vec<Inst>,
     /// `break` and `continue` targets, innermost last.
-    pub breaks: Vec<Block>,
-    pub continues: Vec<Block>,
+    /// Targets with the depth of `cleanups` they leave to.
+    pub breaks: Vec<(Block, usize)>,
+    pub continues: Vec<(Block, usize)>,
+    /// Per enclosing block: the `cleanup` attributes of its variables (function, object
+    /// address slot... as (function symbol, plan, variable entry)), innermost last.
+    pub cleanups: Vec<Vec<Cleanup>>,
+    /// Labels a `__label__` declaration hid, restored when its block ends.
+    pub hidden_labels: Vec<Vec<(Symbol, Option<Block>)>>,
     pub switches: Vec<SwitchCtx>,
     /// The sret pointer, if the result goes to memory.
     pub sret: Option<Value>,
+}
+
+/// A `cleanup(fn)` variable: `fn(&var)` runs when its block is left.
+#[derive(Clone)]
+pub struct Cleanup {
+    pub func: Sym,
+    pub plan: CallPlan,
+    pub param: TypeId,
+    pub var: u32,
 }
 
 #[derive(Default)]
@@ -146,6 +161,8 @@ impl<'a> Gen<'a> {
             indirect: Vec::new(),
             breaks: Vec::new(),
             continues: Vec::new(),
+            cleanups: Vec::new(),
+            hidden_labels: Vec::new(),
             switches: Vec::new(),
             sret: None,
         });

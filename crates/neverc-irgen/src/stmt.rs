@@ -29,8 +29,31 @@ impl<'a> Gen<'a> {
                 } else {
                     None
                 };
+                self.fs().cleanups.push(Vec::new());
+                // `__label__` names are this block's own labels.
+                let mut hidden = Vec::new();
+                for &i in items {
+                    if let StmtKind::LocalLabels(ls) = &ast.stmt(i).kind {
+                        for (l, _) in ls {
+                            let old = self.fs().labels.remove(l);
+                            hidden.push((*l, old));
+                        }
+                    }
+                }
+                self.fs().hidden_labels.push(hidden);
                 for &i in items {
                     self.stmt(i);
+                }
+                let depth = self.fs().cleanups.len() - 1;
+                if !self.b().is_terminated() {
+                    self.run_cleanups(depth);
+                }
+                self.fs().cleanups.pop();
+                for (l, old) in self.fs().hidden_labels.pop().unwrap_or_default() {
+                    match old {
+                        Some(b) => self.fs().labels.insert(l, b),
+                        None => self.fs().labels.remove(&l),
+                    };
                 }
                 if let Some(sp) = saved {
                     if !self.b().is_terminated() {
@@ -138,12 +161,14 @@ impl<'a> Gen<'a> {
                 self.stmt(*inner);
             }
             StmtKind::Break => {
-                if let Some(&b) = self.fs().breaks.last() {
+                if let Some(&(b, depth)) = self.fs().breaks.last() {
+                    self.run_cleanups(depth);
                     self.b().jump(b, vec![]);
                 }
             }
             StmtKind::Continue => {
-                if let Some(&b) = self.fs().continues.last() {
+                if let Some(&(b, depth)) = self.fs().continues.last() {
+                    self.run_cleanups(depth);
                     self.b().jump(b, vec![]);
                 }
             }
@@ -162,6 +187,7 @@ impl<'a> Gen<'a> {
                     }
                     None => None,
                 };
+                self.run_cleanups(0);
                 self.ret_value(v, ret);
             }
             StmtKind::Label(l, _, inner) => {
@@ -227,6 +253,77 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// `cleanup(fn)` on variable `o`: `fn(&o)` when its block is left.
+    fn register_cleanup(
+        &mut self,
+        a: &neverc_front::parse::ast::Attr,
+        o: u32,
+        ty: TypeId,
+        loc: neverc_front::source::Loc,
+    ) {
+        let Some((s, _)) = a.args else {
+            return;
+        };
+        let fname = self.ast.tokens[s as usize].sym;
+        // The function the attribute names: the latest declaration of that name.
+        let found = self
+            .t
+            .ords
+            .iter()
+            .enumerate()
+            .rev()
+            .find(|(_, ord)| {
+                ord.name == fname && matches!(self.t.types.kind(ord.ty), Kind::Func(_))
+            })
+            .map(|(i, ord)| (i as u32, ord.ty));
+        let Some((fo, fty)) = found else {
+            self.refuse(loc, "this cleanup attribute");
+            return;
+        };
+        let func = self.t.types.func(fty).cloned().unwrap();
+        let param = func
+            .params
+            .first()
+            .copied()
+            .unwrap_or_else(|| self.t.types.pointer(ty));
+        let void = self.t.types.void();
+        let Some(sig) = self.signature(void, &[param], None) else {
+            self.refuse(loc, "this cleanup attribute");
+            return;
+        };
+        let plan = neverc_abi::plan_call(self.machine, &sig).unwrap();
+        let sym = self.object_sym(fo);
+        if let Some(scope) = self.fs().cleanups.last_mut() {
+            scope.push(crate::func::Cleanup {
+                func: sym,
+                plan,
+                param,
+                var: o,
+            });
+        }
+    }
+
+    /// Calls the cleanups of every block deeper than `depth`, innermost first.
+    fn run_cleanups(&mut self, depth: usize) {
+        let n = self.fs().cleanups.len();
+        let all: Vec<crate::func::Cleanup> = self.fs().cleanups[depth.min(n)..]
+            .iter()
+            .rev()
+            .flat_map(|s| s.iter().rev().cloned())
+            .collect();
+        for c in all {
+            let a = self.object_addr(c.var);
+            let void = self.t.types.void();
+            self.emit_call(
+                Callee::Direct(c.func),
+                &c.plan,
+                &[c.param],
+                &[Rv::Scalar(a)],
+                void,
+            );
+        }
+    }
+
     fn declares_vla(&self, items: &[StmtId]) -> bool {
         items.iter().any(|&i| {
             let StmtKind::Decl(d) = self.ast.stmt(i).kind else {
@@ -244,8 +341,9 @@ impl<'a> Gen<'a> {
     }
 
     fn loop_body(&mut self, body: StmtId, brk: Block, cont: Block) {
-        self.fs().breaks.push(brk);
-        self.fs().continues.push(cont);
+        let depth = self.fs().cleanups.len();
+        self.fs().breaks.push((brk, depth));
+        self.fs().continues.push((cont, depth));
         self.stmt(body);
         self.fs().breaks.pop();
         self.fs().continues.pop();
@@ -295,7 +393,8 @@ impl<'a> Gen<'a> {
         let first = self.b().new_block();
         self.b().switch_to(first);
         self.fs().switches.push(SwitchCtx::default());
-        self.fs().breaks.push(done);
+        let depth = self.fs().cleanups.len();
+        self.fs().breaks.push((done, depth));
         self.stmt(body);
         self.fs().breaks.pop();
         let sw = self.fs().switches.pop().unwrap();
@@ -433,6 +532,11 @@ impl<'a> Gen<'a> {
             if let Some(init) = id.init {
                 let a = self.b().slot_addr(slot);
                 self.init_local(a, ty, init);
+            }
+            for a in sp.attrs.iter().chain(id.decl.attrs.iter()) {
+                if self.attr_name(a) == "cleanup" {
+                    self.register_cleanup(a, o, ty, id.decl.loc);
+                }
             }
         }
     }
