@@ -706,6 +706,9 @@ impl<'a> Lower<'a> {
         }
         self.remove_dead();
         self.fold_address_adds();
+        if self.opts.opt_level > 0 {
+            self.fold_loads();
+        }
         // Reachability and predecessor edge counts.
         let mut reach = vec![false; f.blocks.len()];
         let mut stack = vec![0usize];
@@ -961,6 +964,115 @@ impl<'a> Lower<'a> {
                 _ => None,
             },
             _ => None,
+        }
+    }
+
+    /// A load whose only use is the second operand of an ALU operation or compare later in
+    /// the same block, with nothing but pure instructions between them, becomes that
+    /// operation's memory operand.
+    fn fold_loads(&mut self) {
+        let f = self.f;
+        let pure = |op: &Op| match op {
+            Op::Load { flags, .. } => !flags.volatile,
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::Unary { .. }
+            | Op::Binary { .. }
+            | Op::Icmp { .. }
+            | Op::Fcmp { .. }
+            | Op::Conv { .. }
+            | Op::Select { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_) => true,
+            _ => false,
+        };
+        for bd in &f.blocks {
+            let pos: HashMap<ir::Inst, usize> =
+                bd.insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+            for (j, &ui) in bd.insts.iter().enumerate() {
+                if self.skip[ui.index()] {
+                    continue;
+                }
+                let (cand, at) = match &f.inst(ui).op {
+                    Op::Binary { op, a, b } => match op {
+                        BinaryOp::Add
+                        | BinaryOp::Sub
+                        | BinaryOp::And
+                        | BinaryOp::Or
+                        | BinaryOp::Xor
+                        | BinaryOp::Mul
+                            if matches!(self.ty(*a), Type::I32 | Type::I64 | Type::Ptr) =>
+                        {
+                            (*b, j)
+                        }
+                        BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv
+                            if matches!(self.ty(*a), Type::F32 | Type::F64) =>
+                        {
+                            (*b, j)
+                        }
+                        _ => continue,
+                    },
+                    Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
+                        let r = f.inst(ui).result.unwrap();
+                        let x = match &f.inst(ui).op {
+                            Op::Fcmp {
+                                cc: FloatCC::Lt | FloatCC::Le,
+                                ..
+                            } => *a,
+                            Op::Fcmp { .. } => *b,
+                            _ => *b,
+                        };
+                        if matches!(self.ty(*a), Type::I128 | Type::F80)
+                            || (self.ty(*a).is_int() && self.const32(*a).is_some())
+                        {
+                            continue;
+                        }
+                        // A fused compare is emitted at its branch or select.
+                        let at = if self.uses[r.index()] == 1 && self.cond_uses[r.index()] == 1 {
+                            match bd.insts[j + 1..].iter().position(|&k| {
+                                matches!(&f.inst(k).op,
+                                    Op::Branch { cond, .. } | Op::Select { cond, .. } if *cond == r)
+                            }) {
+                                Some(d) => j + 1 + d,
+                                None => continue,
+                            }
+                        } else {
+                            j
+                        };
+                        (x, at)
+                    }
+                    _ => continue,
+                };
+                if self.uses[cand.index()] != 1 {
+                    continue;
+                }
+                let ir::ValueDef::Result(li, _) = f.values[cand.index()].def else {
+                    continue;
+                };
+                let Op::Load { ty, flags, .. } = &f.inst(li).op else {
+                    continue;
+                };
+                if flags.volatile || self.skip[li.index()] || matches!(ty, Type::I128 | Type::F80) {
+                    continue;
+                }
+                let Some(&i) = pos.get(&li) else { continue };
+                if i >= at || !bd.insts[i + 1..at].iter().all(|&k| pure(&f.inst(k).op)) {
+                    continue;
+                }
+                self.skip[li.index()] = true;
+            }
+        }
+    }
+
+    /// The memory operand of a load folded into its user.
+    fn folded_load(&mut self, b: &mut B, v: Value) -> Result<Option<Mem>, BackendError> {
+        if !self.is_skipped(v) {
+            return Ok(None);
+        }
+        match self.def_of(v) {
+            Some(&Op::Load { addr, offset, .. }) => Ok(Some(self.mem(b, addr, offset as i64)?)),
+            _ => Ok(None),
         }
     }
 
@@ -1417,14 +1529,19 @@ impl<'a> Lower<'a> {
                     _ => SseOp::Divsd,
                 };
                 let ar = self.reg(a)?;
-                let br = self.reg(bv)?;
                 let d = self.vreg(r)?;
                 let ax = b.use_x(ar);
-                let bx = b.use_x(br);
+                let src = match self.folded_load(&mut b, bv)? {
+                    Some(m) => XmmMem::Mem(m),
+                    None => {
+                        let br = self.reg(bv)?;
+                        XmmMem::Xmm(b.use_x(br))
+                    }
+                };
                 let dx = b.reuse_x(d, ax);
                 b.i(Inst::Sse {
                     op: sop,
-                    src: XmmMem::Xmm(bx),
+                    src,
                     dst: dx,
                 });
             }
@@ -1455,6 +1572,19 @@ impl<'a> Lower<'a> {
                     });
                 }
             }
+            BinaryOp::Add if self.is_skipped(bv) => {
+                let ar = self.reg(a)?;
+                let d = self.vreg(r)?;
+                let ag = b.use_g(ar);
+                let m = self.folded_load(&mut b, bv)?.unwrap();
+                let dg = b.reuse_g(d, ag);
+                b.i(Inst::Alu {
+                    op: AluOp::Add,
+                    size,
+                    src: Rmi::Mem(m),
+                    dst: Rm::Reg(dg),
+                });
+            }
             BinaryOp::Add => {
                 let ar = self.reg(a)?;
                 let br = self.reg(bv)?;
@@ -1480,10 +1610,13 @@ impl<'a> Lower<'a> {
                 let ag = b.use_g(ar);
                 let src = match self.const32(bv) {
                     Some(c) => Rmi::Imm(c as i64),
-                    None => {
-                        let br = self.reg(bv)?;
-                        Rmi::Reg(b.use_g(br))
-                    }
+                    None => match self.folded_load(&mut b, bv)? {
+                        Some(m) => Rmi::Mem(m),
+                        None => {
+                            let br = self.reg(bv)?;
+                            Rmi::Reg(b.use_g(br))
+                        }
+                    },
                 };
                 let dg = b.reuse_g(d, ag);
                 b.i(Inst::Alu {
@@ -1518,14 +1651,15 @@ impl<'a> Lower<'a> {
                         dst: dg,
                     });
                 } else {
-                    let br = self.reg(bv)?;
-                    let bg = b.use_g(br);
+                    let src = match self.folded_load(&mut b, bv)? {
+                        Some(m) => Rm::Mem(m),
+                        None => {
+                            let br = self.reg(bv)?;
+                            Rm::Reg(b.use_g(br))
+                        }
+                    };
                     let dg = b.reuse_g(d, ag);
-                    b.i(Inst::Imul2 {
-                        size,
-                        src: Rm::Reg(bg),
-                        dst: dg,
-                    });
+                    b.i(Inst::Imul2 { size, src, dst: dg });
                 }
             }
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
@@ -1640,10 +1774,13 @@ impl<'a> Lower<'a> {
                 let xg = b.use_g(xr);
                 let src = match self.const32(y) {
                     Some(c) => Rmi::Imm(imm_of(ty, c as i128)),
-                    None => {
-                        let yr = self.reg(y)?;
-                        Rmi::Reg(b.use_g(yr))
-                    }
+                    None => match self.folded_load(b, y)? {
+                        Some(m) => Rmi::Mem(m),
+                        None => {
+                            let yr = self.reg(y)?;
+                            Rmi::Reg(b.use_g(yr))
+                        }
+                    },
                 };
                 b.i(Inst::Alu {
                     op: AluOp::Cmp,
@@ -1685,17 +1822,22 @@ impl<'a> Lower<'a> {
                     });
                     return Ok(spec);
                 }
-                let xr = self.reg(x)?;
                 let yr = self.reg(y)?;
-                let xx = b.use_x(xr);
                 let yx = b.use_x(yr);
+                let src = match self.folded_load(b, x)? {
+                    Some(m) => XmmMem::Mem(m),
+                    None => {
+                        let xr = self.reg(x)?;
+                        XmmMem::Xmm(b.use_x(xr))
+                    }
+                };
                 b.i(Inst::Sse {
                     op: if ty == Type::F32 {
                         SseOp::Ucomiss
                     } else {
                         SseOp::Ucomisd
                     },
-                    src: XmmMem::Xmm(xx),
+                    src,
                     dst: yx,
                 });
                 Ok(spec)
