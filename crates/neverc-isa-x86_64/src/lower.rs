@@ -210,6 +210,8 @@ struct Lower<'a> {
     /// Instructions not lowered: dead pure ones, and address additions folded into the
     /// memory operand of their only (load/store) use.
     skip: Vec<bool>,
+    /// Stores that become read-modify-write instructions: (operation, other operand).
+    rmw: HashMap<ir::Inst, (AluOp, Value)>,
     pred_edges: Vec<u32>,
     next_label: u32,
     max_out: u32,
@@ -249,6 +251,7 @@ pub fn lower_function(
         uses: vec![0; nvals],
         cond_uses: vec![0; nvals],
         skip: vec![false; f.insts.len()],
+        rmw: HashMap::new(),
         pred_edges: vec![0; f.blocks.len()],
         next_label: INTERNAL_LABEL,
         max_out: 0,
@@ -707,6 +710,7 @@ impl<'a> Lower<'a> {
         self.remove_dead();
         self.fold_address_adds();
         if self.opts.opt_level > 0 {
+            self.fold_rmw();
             self.fold_loads();
         }
         // Reachability and predecessor edge counts.
@@ -1065,6 +1069,113 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `store (load p) op x, p` in one block with only pure instructions between becomes
+    /// `op x, (p)`.
+    fn fold_rmw(&mut self) {
+        let f = self.f;
+        let pure = |op: &Op| match op {
+            Op::Load { flags, .. } => !flags.volatile,
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::Unary { .. }
+            | Op::Binary { .. }
+            | Op::Icmp { .. }
+            | Op::Fcmp { .. }
+            | Op::Conv { .. }
+            | Op::Select { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_) => true,
+            _ => false,
+        };
+        let same_addr = |l: &Self, x: Value, y: Value| {
+            x == y
+                || match (l.def_of(x), l.def_of(y)) {
+                    (Some(Op::SlotAddr(a)), Some(Op::SlotAddr(b))) => a == b,
+                    (
+                        Some(Op::SymAddr { sym: a, offset: oa }),
+                        Some(Op::SymAddr { sym: b, offset: ob }),
+                    ) => a == b && oa == ob,
+                    _ => false,
+                }
+        };
+        for bd in &f.blocks {
+            let pos: HashMap<ir::Inst, usize> =
+                bd.insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
+            for (j, &si) in bd.insts.iter().enumerate() {
+                let Op::Store {
+                    value,
+                    addr,
+                    offset,
+                    flags,
+                } = &f.inst(si).op
+                else {
+                    continue;
+                };
+                let ty = self.ty(*value);
+                if flags.volatile
+                    || !matches!(ty, Type::I8 | Type::I16 | Type::I32 | Type::I64 | Type::Ptr)
+                    || self.uses[value.index()] != 1
+                {
+                    continue;
+                }
+                let ir::ValueDef::Result(bi, _) = f.values[value.index()].def else {
+                    continue;
+                };
+                let Op::Binary { op, a, b } = &f.inst(bi).op else {
+                    continue;
+                };
+                let aop = match op {
+                    BinaryOp::Add => AluOp::Add,
+                    BinaryOp::Sub => AluOp::Sub,
+                    BinaryOp::And => AluOp::And,
+                    BinaryOp::Or => AluOp::Or,
+                    BinaryOp::Xor => AluOp::Xor,
+                    _ => continue,
+                };
+                let is_load = |l: &Self, v: Value| -> Option<ir::Inst> {
+                    let ir::ValueDef::Result(li, _) = f.values[v.index()].def else {
+                        return None;
+                    };
+                    match &f.inst(li).op {
+                        Op::Load {
+                            ty: lt,
+                            addr: la,
+                            offset: lo,
+                            flags: lf,
+                        } if *lt == ty
+                            && *lo == *offset
+                            && !lf.volatile
+                            && l.uses[v.index()] == 1
+                            && !l.skip[li.index()]
+                            && same_addr(l, *la, *addr) =>
+                        {
+                            Some(li)
+                        }
+                        _ => None,
+                    }
+                };
+                let (li, x) = match (is_load(self, *a), is_load(self, *b)) {
+                    (Some(li), _) => (li, *b),
+                    (None, Some(li)) if aop != AluOp::Sub => (li, *a),
+                    _ => continue,
+                };
+                let (Some(&i), Some(&k)) = (pos.get(&li), pos.get(&bi)) else {
+                    continue;
+                };
+                if self.skip[bi.index()]
+                    || !(i < k && k < j)
+                    || !bd.insts[i + 1..j].iter().all(|&t| pure(&f.inst(t).op))
+                {
+                    continue;
+                }
+                self.skip[li.index()] = true;
+                self.skip[bi.index()] = true;
+                self.rmw.insert(si, (aop, x));
+            }
+        }
+    }
+
     /// The memory operand of a load folded into its user.
     fn folded_load(&mut self, b: &mut B, v: Value) -> Result<Option<Mem>, BackendError> {
         if !self.is_skipped(v) {
@@ -1252,6 +1363,27 @@ impl<'a> Lower<'a> {
                     let v = self.vreg(r)?;
                     load_into(&mut b, *ty, m, v);
                 }
+                self.emit(b);
+                Ok(())
+            }
+            Op::Store { addr, offset, .. } if self.rmw.contains_key(&i) => {
+                let (aop, x) = self.rmw[&i];
+                let ty = self.ty(x);
+                let mut b = B::default();
+                let src = match self.const32(x) {
+                    Some(c) => Rmi::Imm(imm_of(ty, c as i128)),
+                    None => {
+                        let r = self.reg(x)?;
+                        Rmi::Reg(b.use_g(r))
+                    }
+                };
+                let m = self.mem(&mut b, *addr, *offset as i64)?;
+                b.i(Inst::Alu {
+                    op: aop,
+                    size: size_of(ty),
+                    src,
+                    dst: Rm::Mem(m),
+                });
                 self.emit(b);
                 Ok(())
             }

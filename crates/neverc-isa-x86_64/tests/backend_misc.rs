@@ -281,3 +281,54 @@ int main(void) {
         "-100 200 -30000 60000\n4000000000 65535 -7 15000000520515485696\n3.14159 3ff0000000000000\n1 3 100\n10 11 12 13 14 \n",
     );
 }
+
+#[test]
+fn read_modify_write_at_every_width() {
+    // void bump(long *p, int *q, short *r, signed char *c, long k):
+    //   *p += k; *q = 5 - *q ... (sub keeps its order); *r ^= 0x0f0f; *c |= 3; *p = k & *p
+    let mut m = Module::default();
+    func(
+        &mut m,
+        "bump",
+        plan(
+            C::Void,
+            vec![C::Pointer, C::Pointer, C::Pointer, C::Pointer, long()],
+        ),
+        &[Type::Ptr, Type::Ptr, Type::Ptr, Type::Ptr, Type::I64],
+        |b, _, p| {
+            let fl = |a| MemFlags::aligned(a);
+            let x = b.load(Type::I64, p[0], 0, fl(8));
+            let y = b.binary(BinaryOp::Add, x, p[4]);
+            b.store(y, p[0], 0, fl(8));
+            let x = b.load(Type::I32, p[1], 0, fl(4));
+            let five = b.iconst(Type::I32, 5);
+            let y = b.binary(BinaryOp::Sub, x, five);
+            b.store(y, p[1], 0, fl(4));
+            let x = b.load(Type::I32, p[1], 0, fl(4));
+            let y = b.binary(BinaryOp::Sub, five, x);
+            b.store(y, p[1], 4, fl(4));
+            let x = b.load(Type::I16, p[2], 0, fl(2));
+            let k = b.iconst(Type::I16, 0x0f0f);
+            let y = b.binary(BinaryOp::Xor, x, k);
+            b.store(y, p[2], 0, fl(2));
+            let x = b.load(Type::I8, p[3], 0, fl(1));
+            let k = b.iconst(Type::I8, 3);
+            let y = b.binary(BinaryOp::Or, k, x);
+            b.store(y, p[3], 0, fl(1));
+            let x = b.load(Type::I64, p[0], 8, fl(8));
+            let y = b.binary(BinaryOp::And, p[4], x);
+            b.store(y, p[0], 8, fl(8));
+            b.push(Op::Return(vec![]), None);
+        },
+    );
+    let driver = r#"#include <stdio.h>
+void bump(long *, int *, short *, signed char *, long);
+int main(void) {
+  long p[2] = {100, 0xff00ff}; int q[2] = {7, 0}; short r = 0x1234; signed char c = 0x40;
+  bump(p, q, &r, &c, 0x0f0f0f);
+  printf("%ld %lx %d %d %x %x\n", p[0], p[1], q[0], q[1], (unsigned short)r, (unsigned char)c);
+  return 0;
+}
+"#;
+    run("rmw", &m, driver, "986995 f000f 2 3 1d3b 43\n");
+}
