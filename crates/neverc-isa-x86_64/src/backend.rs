@@ -232,6 +232,12 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             })?;
         }
         let low = lower_function(m, f, opts, &syms, &mut |n: &str| obj.declare(n))?;
+        if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
+            return Err(internal(format!(
+                "an instruction of {} has more than 63 register operands",
+                m.sym(f.sym).name
+            )));
+        }
         let algorithm = if opts.opt_level == 0 || f.calls_setjmp {
             Algorithm::Fastalloc
         } else {
