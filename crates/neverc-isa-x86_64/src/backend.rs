@@ -4,7 +4,14 @@
 //!
 //! Per function: [`lower`](crate::lower) (IR to virtual-register code), `regalloc2`
 //! (Fastalloc at -O0 and in functions that call setjmp, Ion otherwise), [`emit`](crate::emit)
-//! (frame, moves, final instructions), then the `asm` assembler.
+//! (frame, moves, final instructions), then the `asm` assembler. Code fixups against local
+//! symbols of the same section are resolved here as gas resolves them; `.eh_frame` comes
+//! from `neverc_codegen::cfi` with the same frame changes the text's `.cfi_*` lines state.
+//!
+//! Refused by name (`the x86-64 back end cannot lower ...`): file-scope asm, `__float128`,
+//! the address of an external thread-local under -fPIC (general-dynamic TLS), f80 values in
+//! registers or more than seven f80 block arguments, conversions between `__int128` and
+//! floating point, atomics and switches on `__int128`, the address of an unreachable block.
 
 use crate::asm::{self, Inst, Label};
 use crate::emit::{cfi_text, emit_function, Emitted};
@@ -36,7 +43,8 @@ pub enum Pic {
 pub struct Options {
     pub opt_level: u8,
     pub pic: Pic,
-    /// Accepted; the frame pointer is kept regardless (see the report in `emit.rs`).
+    /// Accepted and ignored for now: every function keeps rbp as its frame pointer (the
+    /// frame layout in `emit.rs` addresses slots, spills and saves from rbp).
     pub omit_frame_pointer: bool,
     pub function_sections: bool,
     pub data_sections: bool,
