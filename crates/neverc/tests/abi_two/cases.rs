@@ -1,0 +1,324 @@
+//! Random x86-64 signatures with the values each argument and the result carry: the byte
+//! image of every value (distinct random bytes, made valid: `_Bool` 0/1, floats normal),
+//! the mask of its value bits (padding is not compared), and tags naming the kinds of
+//! types and passing the signature uses (for the exclusion list and the report).
+
+use super::gen::{Features, Gen, Rng};
+use neverc_abi::{
+    layout, plan_call, record_layout, Flags, FloatKind, IntKind, Machine, Place, Signature, Type,
+};
+use std::collections::BTreeSet;
+
+/// Everything gcc accepts on x86-64 Linux.
+pub const FEATURES: Features = Features {
+    int128: true,
+    float16: true,
+    empty_records: true,
+    attributes: true,
+    bitfields: true,
+    vectors: true,
+    long_double: true,
+};
+
+pub struct Case {
+    /// C spelling of each parameter type, and of the result type.
+    pub c_types: Vec<String>,
+    pub c_ret: String,
+    /// Number of named parameters when the function is variadic.
+    pub variadic: Option<usize>,
+    pub images: Vec<Vec<u8>>,
+    pub masks: Vec<Vec<u8>>,
+    pub aligns: Vec<u32>,
+    pub ret_image: Vec<u8>,
+    pub ret_mask: Vec<u8>,
+    pub ret_align: u32,
+    pub is_void: bool,
+    /// Generated type names the signature uses (records, vector typedefs).
+    pub deps: Vec<String>,
+    /// `arg:<kind>`, `va:<kind>`, `ret:<kind>` and `sig:<kind>` tags.
+    pub tags: BTreeSet<String>,
+    /// The call plan, as text, for the report.
+    pub plan: String,
+}
+
+/// For each byte of a value: which bits carry it (1) or are padding (0).
+pub fn significance(ty: &Type, m: Machine, base: usize, mask: &mut [u8]) {
+    let l = layout(ty, m);
+    match ty {
+        Type::Void => {}
+        Type::Float(FloatKind::LongDouble) => mask[base..base + 10].fill(0xff),
+        Type::Complex(k) => {
+            let half = l.size as usize / 2;
+            significance(&Type::Float(*k), m, base, mask);
+            significance(&Type::Float(*k), m, base + half, mask);
+        }
+        Type::Array(e, n) => {
+            let es = layout(e, m).size as usize;
+            for i in 0..*n as usize {
+                significance(e, m, base + i * es, mask);
+            }
+        }
+        Type::Aligned(t, _) => significance(t, m, base, mask),
+        Type::Record(r) => {
+            let rl = record_layout(r, m);
+            for (f, fl) in r.fields.iter().zip(&rl.fields) {
+                if f.bits.is_some() {
+                    // An unnamed bit-field is padding.
+                    if f.name.is_none() {
+                        continue;
+                    }
+                    for bit in fl.bit_offset..fl.bit_offset + fl.bit_size {
+                        mask[base + (bit / 8) as usize] |= 1 << (bit % 8);
+                    }
+                } else {
+                    significance(&f.ty, m, base + fl.offset() as usize, mask);
+                }
+            }
+        }
+        _ => mask[base..base + l.size as usize].fill(0xff),
+    }
+}
+
+/// Makes random bytes a valid value: `_Bool` 0/1, floats normal (no NaN canonicalisation
+/// or x87 unnormals can blur the comparison).
+fn sanitize(ty: &Type, m: Machine, base: usize, bytes: &mut [u8], rng: &mut Rng) {
+    let l = layout(ty, m);
+    let normal = |b: &mut u8, rng: &mut Rng| *b = 0x30 + rng.below(0x20) as u8;
+    match ty {
+        Type::Bool => bytes[base] &= 1,
+        Type::Float(k) | Type::Complex(k) => {
+            let n = if matches!(ty, Type::Complex(_)) { 2 } else { 1 };
+            let s = l.size as usize / n;
+            for i in 0..n {
+                let at = base + i * s;
+                match (k, s) {
+                    (FloatKind::LongDouble, 16) => {
+                        bytes[at + 7] |= 0x80; // explicit integer bit
+                        normal(&mut bytes[at + 9], rng);
+                    }
+                    (_, 2) => bytes[at + 1] = 0x30 + rng.below(0x10) as u8,
+                    _ => normal(&mut bytes[at + s - 1], rng),
+                }
+            }
+        }
+        Type::Array(e, n) => {
+            let es = layout(e, m).size as usize;
+            for i in 0..*n as usize {
+                sanitize(e, m, base + i * es, bytes, rng);
+            }
+        }
+        Type::Vector(e, _) => {
+            let es = layout(e, m).size as usize;
+            for i in 0..l.size as usize / es {
+                sanitize(e, m, base + i * es, bytes, rng);
+            }
+        }
+        Type::Aligned(t, _) => sanitize(t, m, base, bytes, rng),
+        Type::Record(r) => {
+            let rl = record_layout(r, m);
+            for (f, fl) in r.fields.iter().zip(&rl.fields) {
+                if f.bits.is_none() {
+                    sanitize(&f.ty, m, base + fl.offset() as usize, bytes, rng);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// A random value of `t` and the mask of its value bits.
+fn image(t: &Type, m: Machine, rng: &mut Rng) -> (Vec<u8>, Vec<u8>) {
+    let size = layout(t, m).size as usize;
+    let mut bytes: Vec<u8> = (0..size).map(|_| rng.next() as u8).collect();
+    sanitize(t, m, 0, &mut bytes, rng);
+    let mut mask = vec![0u8; size];
+    significance(t, m, 0, &mut mask);
+    (bytes, mask)
+}
+
+/// Kinds of a type, with `pos` (`arg`, `va`, `ret`) in front.
+fn type_tags(t: &Type, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
+    let mut tag = |k: &str| {
+        tags.insert(format!("{pos}:{k}"));
+        // A scalar passed or returned as itself (not inside a record).
+        if top && !matches!(t, Type::Record(_)) {
+            tags.insert(format!("{pos}:scalar_{k}"));
+        }
+    };
+    match t {
+        Type::Void => tag("void"),
+        Type::Bool => tag("bool"),
+        Type::Int(IntKind::Int128 | IntKind::UInt128) => tag("int128"),
+        Type::Int(_) => tag("int"),
+        Type::Float(FloatKind::Float16) => tag("float16"),
+        Type::Float(FloatKind::LongDouble) => tag("long_double"),
+        Type::Float(_) => tag("float"),
+        Type::Complex(FloatKind::LongDouble) => tag("complex_long_double"),
+        Type::Complex(FloatKind::Float16) => tag("complex_float16"),
+        Type::Complex(_) => tag("complex"),
+        Type::Pointer => tag("pointer"),
+        Type::Vector(..) => tag("vector"),
+        Type::Array(e, _) => type_tags(e, pos, false, tags),
+        Type::Aligned(e, _) => {
+            tag("aligned_typedef");
+            type_tags(e, pos, false, tags)
+        }
+        Type::Record(r) => {
+            tag(if r.is_union { "union" } else { "struct" });
+            if top {
+                tag(if r.is_union {
+                    "top_union"
+                } else {
+                    "top_struct"
+                });
+            }
+            if r.fields.is_empty() {
+                tag("empty_record");
+            }
+            if r.packed || r.pack.is_some() || r.fields.iter().any(|f| f.packed) {
+                tag("packed");
+            }
+            if r.align.is_some() || r.fields.iter().any(|f| f.align.is_some()) {
+                tag("aligned");
+            }
+            if r.fields.iter().any(|f| f.bits.is_some()) {
+                tag("bitfield");
+            }
+            for f in &r.fields {
+                if f.bits.is_none() {
+                    if let Type::Record(u) = &f.ty {
+                        if u.is_union
+                            && !u.fields.is_empty()
+                            && u.fields.iter().all(|g| g.name.is_none())
+                        {
+                            // A member union whose members are all unnamed bit-fields.
+                            tags.insert(format!("{pos}:nameless_union_member"));
+                        }
+                    }
+                    type_tags(&f.ty, pos, false, tags);
+                }
+            }
+        }
+        _ => tag("other"),
+    }
+}
+
+/// A random signature that neverc-abi can plan, with its values.
+pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
+    loop {
+        // Often many arguments, so that some go on the stack.
+        let max = match rng.below(10) {
+            0..=2 => 16,
+            3..=4 => 10,
+            _ => 6,
+        };
+        let n = 1 + rng.below(max) as usize;
+        let variadic = rng
+            .chance(20)
+            .then(|| 1 + rng.below(n as u64) as usize)
+            .filter(|&k| k < n);
+        let mut params = Vec::new();
+        let mut c_types = Vec::new();
+        for i in 0..n {
+            let vararg = variadic.is_some_and(|k| i >= k);
+            let (t, c) = if rng.chance(40) {
+                let (t, name) = gen.record(rng, 1, false);
+                (t, gen.tag(&name))
+            } else if vararg {
+                // Types that survive the default argument promotions.
+                let choices = [
+                    (Type::int(), "int"),
+                    (Type::Int(IntKind::UInt), "unsigned"),
+                    (Type::Int(IntKind::Long), "long"),
+                    (Type::Int(IntKind::ULongLong), "unsigned long long"),
+                    (Type::Int(IntKind::Int128), "__int128"),
+                    (Type::double(), "double"),
+                    (Type::Pointer, "void *"),
+                    (Type::long_double(), "long double"),
+                ];
+                let (t, c) = rng.pick(&choices).clone();
+                (t, c.to_string())
+            } else {
+                gen.scalar(rng)
+            };
+            params.push(t);
+            c_types.push(c);
+        }
+        let (ret, c_ret) = match rng.below(10) {
+            0..=1 => (Type::Void, "void".to_string()),
+            2..=6 => {
+                let (t, name) = gen.record(rng, 1, false);
+                (t, gen.tag(&name))
+            }
+            _ => gen.scalar(rng),
+        };
+        let sig = Signature {
+            ret,
+            params,
+            variadic,
+        };
+        let Ok(plan) = plan_call(m, &sig) else {
+            continue;
+        };
+        let is_void = sig.ret == Type::Void;
+        let (ret_image, ret_mask) = if is_void {
+            (vec![], vec![])
+        } else {
+            image(&sig.ret, m, rng)
+        };
+        let (images, masks) = sig.params.iter().map(|t| image(t, m, rng)).unzip();
+        let mut tags = BTreeSet::new();
+        for (i, t) in sig.params.iter().enumerate() {
+            let pos = if variadic.is_some_and(|k| i >= k) {
+                "va"
+            } else {
+                "arg"
+            };
+            type_tags(t, pos, true, &mut tags);
+        }
+        type_tags(&sig.ret, "ret", true, &mut tags);
+        if variadic.is_some() {
+            tags.insert("sig:variadic".into());
+        }
+        for l in &plan.arguments {
+            if matches!(l.place, Place::Stack(_)) {
+                tags.insert("sig:stack_args".into());
+            }
+            if l.flags.contains(Flags::BYREF) {
+                tags.insert("sig:byref".into());
+            }
+        }
+        if plan.returns.iter().any(|l| l.flags.contains(Flags::SRET)) {
+            tags.insert("sig:sret".into());
+            if variadic.is_some() {
+                tags.insert("sig:variadic_sret".into());
+            }
+        }
+        let mut deps = Vec::new();
+        for t in c_types.iter().chain([&c_ret]) {
+            if let Some(name) = t
+                .strip_prefix("struct ")
+                .or_else(|| t.strip_prefix("union "))
+            {
+                deps.push(name.to_string());
+            } else if t.starts_with('V') {
+                deps.push(t.clone());
+            }
+        }
+        return Case {
+            aligns: sig.params.iter().map(|t| layout(t, m).align).collect(),
+            ret_align: layout(&sig.ret, m).align,
+            c_types,
+            c_ret,
+            variadic,
+            images,
+            masks,
+            ret_image,
+            ret_mask,
+            is_void,
+            deps,
+            tags,
+            plan: plan.to_string(),
+        };
+    }
+}
