@@ -516,6 +516,18 @@ struct Elem {
 /// records of a struct; the first named member of a union; array elements up to `limit`).
 fn elems(g: &mut Gen, ty: TypeId, limit: Option<u64>) -> Option<Vec<Elem>> {
     match g.t.types.kind(ty).clone() {
+        Kind::Vector(el, n) => {
+            let (esz, _) = g.t.types.size_align(el).unwrap_or((0, 1));
+            Some(
+                (0..n as u64)
+                    .map(|i| Elem {
+                        offset: i * esz,
+                        ty: el,
+                        bits: None,
+                    })
+                    .collect(),
+            )
+        }
         Kind::Array(el, n) => {
             let (esz, _) = g.t.types.size_align(el).unwrap_or((0, 1));
             let n = match n {
@@ -564,7 +576,10 @@ fn elems(g: &mut Gen, ty: TypeId, limit: Option<u64>) -> Option<Vec<Elem>> {
 }
 
 fn is_aggregate(g: &Gen, ty: TypeId) -> bool {
-    matches!(g.t.types.kind(ty), Kind::Array(..) | Kind::Record(_))
+    matches!(
+        g.t.types.kind(ty),
+        Kind::Array(..) | Kind::Record(_) | Kind::Vector(..)
+    )
 }
 
 fn is_char_array(g: &Gen, ty: TypeId) -> bool {

@@ -157,6 +157,91 @@ impl<'a> Gen<'a> {
         a
     }
 
+    /// Element type and count of a vector type.
+    pub fn vector_parts(&self, ty: TypeId) -> (TypeId, u32) {
+        match self.t.types.kind(ty) {
+            Kind::Vector(e, n) => (*e, *n),
+            _ => (ty, 1),
+        }
+    }
+
+    /// A GNU vector operator, element by element through memory; a scalar operand is
+    /// broadcast; comparisons give -1 or 0 per element.
+    fn vector_binary(&mut self, op: BinOp, a: ExprId, b: ExprId, ty: TypeId) -> Rv {
+        let at = self.decayed_type(a);
+        let bt = self.decayed_type(b);
+        let vt = if self.t.types.is_vector(at) { at } else { bt };
+        let (el, n) = self.vector_parts(vt);
+        let (rel, _) = self.vector_parts(ty);
+        let (esz, _) = self.size_align(el);
+        let (rsz, _) = self.size_align(rel);
+        let et = self.ir_type(el).unwrap_or(Type::I32);
+        let rt = self.ir_type(rel).unwrap_or(Type::I32);
+        // Each operand: the address of its elements, or a broadcast scalar.
+        let operand = |g: &mut Self, e: ExprId, t: TypeId| -> Result<Value, Value> {
+            if g.t.types.is_vector(t) {
+                match g.rvalue(e) {
+                    Rv::Agg(p) => Ok(p),
+                    _ => Ok(g.b().iconst(Type::Ptr, 0)),
+                }
+            } else {
+                Err(g.scalar_as(e, el))
+            }
+        };
+        let x = operand(self, a, at);
+        let y = operand(self, b, bt);
+        let slot = self.b().add_slot(rsz * n as u64, 16);
+        let dst = self.b().slot_addr(slot);
+        let float = et.is_float();
+        let signed = self.is_signed(el);
+        for k in 0..n {
+            let off = (k as u64 * esz) as i32;
+            let xv = match x {
+                Ok(p) => self.b().load(et, p, off, MemFlags::aligned(1)),
+                Err(s) => s,
+            };
+            let yv = match y {
+                Ok(p) => self.b().load(et, p, off, MemFlags::aligned(1)),
+                Err(s) => s,
+            };
+            let r = match op {
+                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                    let int = self.t.types.int(neverc_abi::IntKind::Int);
+                    let c = self.arith(op, xv, el, yv, el, int);
+                    // 1 → -1 of the result element type.
+                    let c = self.convert(c, int, rel);
+                    self.b().unary(UnaryOp::Neg, c)
+                }
+                _ => {
+                    let bop = match (op, float) {
+                        (BinOp::Add, false) => BinaryOp::Add,
+                        (BinOp::Add, true) => BinaryOp::FAdd,
+                        (BinOp::Sub, false) => BinaryOp::Sub,
+                        (BinOp::Sub, true) => BinaryOp::FSub,
+                        (BinOp::Mul, false) => BinaryOp::Mul,
+                        (BinOp::Mul, true) => BinaryOp::FMul,
+                        (BinOp::Div, true) => BinaryOp::FDiv,
+                        (BinOp::Div, false) if signed => BinaryOp::SDiv,
+                        (BinOp::Div, false) => BinaryOp::UDiv,
+                        (BinOp::Mod, _) if signed => BinaryOp::SRem,
+                        (BinOp::Mod, _) => BinaryOp::URem,
+                        (BinOp::BitAnd, _) => BinaryOp::And,
+                        (BinOp::BitOr, _) => BinaryOp::Or,
+                        (BinOp::BitXor, _) => BinaryOp::Xor,
+                        (BinOp::Shl, _) => BinaryOp::Shl,
+                        (BinOp::Shr, _) if signed => BinaryOp::AShr,
+                        _ => BinaryOp::LShr,
+                    };
+                    self.b().binary(bop, xv, yv)
+                }
+            };
+            let _ = rt;
+            self.b()
+                .store(r, dst, (k as u64 * rsz) as i32, MemFlags::aligned(1));
+        }
+        Rv::Agg(dst)
+    }
+
     /// Complex `+ - * /` and `== !=`.
     fn complex_binary(&mut self, op: BinOp, a: ExprId, b: ExprId, ty: TypeId) -> Rv {
         let at = self.decayed_type(a);
@@ -586,6 +671,18 @@ impl<'a> Gen<'a> {
                     .unwrap_or(false);
                 let mut lv = plain(p);
                 lv.volatile |= pointee_vol;
+                lv
+            }
+            ExprKind::Index(a, i) if self.t.types.is_vector(self.expr_type(*a)) => {
+                let base = self.lvalue(*a);
+                let it = self.expr_type(*i);
+                let iv = self.scalar(*i);
+                let vt = self.expr_type(*a);
+                let (el, _) = self.vector_parts(vt);
+                let pt = self.t.types.pointer(el);
+                let addr = self.ptr_add(base.addr, pt, iv, it, false);
+                let mut lv = plain(addr);
+                lv.volatile |= base.volatile;
                 lv
             }
             ExprKind::Index(a, i) => {
@@ -1085,6 +1182,33 @@ impl<'a> Gen<'a> {
                 if matches!(self.t.types.kind(ty), Kind::Complex(_)) {
                     return self.rv_as(*x, ty);
                 }
+                let xt = self.decayed_type(*x);
+                if self.t.types.is_vector(ty) || self.t.types.is_vector(xt) {
+                    // Vector casts reinterpret the bytes (the sizes are equal).
+                    let (size, _) = self.size_align(ty);
+                    let (xsize, _) = self.size_align(xt);
+                    let slot = self.b().add_slot(size.max(xsize).max(16), 16);
+                    let tmp = self.b().slot_addr(slot);
+                    match self.rvalue(*x) {
+                        Rv::Agg(src) => {
+                            self.b().push(
+                                Op::Copy {
+                                    dst: tmp,
+                                    src,
+                                    size: xsize,
+                                    align: 1,
+                                },
+                                None,
+                            );
+                        }
+                        Rv::Scalar(v) => self.b().store(v, tmp, 0, MemFlags::aligned(1)),
+                        Rv::Void => {}
+                    }
+                    return match self.ir_type(ty) {
+                        Some(it) => Rv::Scalar(self.b().load(it, tmp, 0, MemFlags::aligned(1))),
+                        None => Rv::Agg(tmp),
+                    };
+                }
                 if !self.is_scalar(ty) {
                     // Casts to unions (GNU) and same-type struct casts.
                     let r = self.rvalue(*x);
@@ -1178,6 +1302,29 @@ impl<'a> Gen<'a> {
     fn unary(&mut self, e: ExprId, op: UnOp, x: ExprId) -> Rv {
         let ty = self.expr_type(e);
         match op {
+            UnOp::Plus | UnOp::Neg | UnOp::BitNot if self.t.types.is_vector(ty) => {
+                let (el, n) = self.vector_parts(ty);
+                let src = match self.rvalue(x) {
+                    Rv::Agg(a) => a,
+                    _ => return Rv::Void,
+                };
+                let (esz, _) = self.size_align(el);
+                let et = self.ir_type(el).unwrap_or(Type::I32);
+                let slot = self.b().add_slot(esz * n as u64, 16);
+                let dst = self.b().slot_addr(slot);
+                for k in 0..n {
+                    let off = (k as u64 * esz) as i32;
+                    let v = self.b().load(et, src, off, MemFlags::aligned(1));
+                    let r = match op {
+                        UnOp::Plus => v,
+                        UnOp::Neg if et.is_float() => self.b().unary(UnaryOp::FNeg, v),
+                        UnOp::Neg => self.b().unary(UnaryOp::Neg, v),
+                        _ => self.b().unary(UnaryOp::Not, v),
+                    };
+                    self.b().store(r, dst, off, MemFlags::aligned(1));
+                }
+                Rv::Agg(dst)
+            }
             UnOp::Plus | UnOp::Neg | UnOp::BitNot
                 if matches!(self.t.types.kind(ty), Kind::Complex(_)) =>
             {
@@ -1341,6 +1488,9 @@ impl<'a> Gen<'a> {
             _ => {
                 let at = self.decayed_type(a);
                 let bt = self.decayed_type(b);
+                if self.t.types.is_vector(at) || self.t.types.is_vector(bt) {
+                    return self.vector_binary(op, a, b, ty);
+                }
                 let cplx = |g: &Self, t: TypeId| matches!(g.t.types.kind(t), Kind::Complex(_));
                 if cplx(self, at)
                     || cplx(self, bt)
@@ -1534,6 +1684,11 @@ impl<'a> Gen<'a> {
             let lv = self.lvalue(l);
             return self.store(lv, v);
         };
+        if self.t.types.is_vector(lt) {
+            let v = self.vector_binary(op, l, r, lt);
+            let lv = self.lvalue(l);
+            return self.store(lv, v);
+        }
         if matches!(self.t.types.kind(lt), Kind::Complex(_)) {
             let v = self.complex_binary(op, l, r, lt);
             let lv = self.lvalue(l);
@@ -1781,6 +1936,15 @@ impl<'a> Gen<'a> {
         vals: &[Rv],
         ret: TypeId,
     ) -> Rv {
+        if plan
+            .arguments
+            .iter()
+            .chain(plan.returns.iter())
+            .any(|l| self.piece_too_wide(l))
+        {
+            let loc = self.cur_loc;
+            self.refuse(loc, "passing vectors wider than 8 bytes in registers");
+        }
         let mut ir_args = Vec::new();
         let mut arg_mem = Vec::new();
         // Aggregates and wide scalars go through a padded temporary copy.
@@ -2326,6 +2490,7 @@ impl<'a> Gen<'a> {
                     Kind::Enum(_) => 3,
                     Kind::Bool => 4,
                     Kind::Pointer(_) | Kind::Array(..) => 5,
+                    Kind::Vector(..) => 19,
                     Kind::Float(_) => 8,
                     Kind::Complex(_) => 9,
                     Kind::Func(_) => 5,

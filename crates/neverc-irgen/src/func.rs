@@ -150,6 +150,18 @@ impl<'a> Gen<'a> {
                 return;
             }
         };
+        if plan
+            .arguments
+            .iter()
+            .chain(plan.returns.iter())
+            .any(|l| self.piece_too_wide(l))
+        {
+            self.refuse(
+                decl.loc,
+                "functions taking or returning vectors wider than 8 bytes in registers",
+            );
+            return;
+        }
         let b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
         self.fs = Some(FnState {
             b,

@@ -154,6 +154,15 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// A register piece wider than any IR type but x87's (a 16-byte vector in an xmm
+    /// register): not lowered yet.
+    pub fn piece_too_wide(&self, loc: &Location) -> bool {
+        matches!(loc.place, Place::Reg(_))
+            && loc.size > 8
+            && !loc.flags.contains(neverc_abi::Flags::BYREF)
+            && self.piece_type(loc, None) != Type::F80
+    }
+
     /// The machine type that carries one piece of a value in its plan location: scalars
     /// keep their own type (widened as the location's flags ask); aggregate pieces use the
     /// integer or float type of the register class.

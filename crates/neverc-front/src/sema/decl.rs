@@ -79,11 +79,35 @@ impl<'a> Sema<'a> {
             let n = attr_name(a, &self.pp.interner);
             match n.as_str() {
                 "mode" => t = self.mode_type(t, a),
-                "vector_size" | "transparent_union" | "ext_vector_type" => return TypeId::ERROR,
+                "vector_size" => t = self.vector_type(t, a),
+                "transparent_union" | "ext_vector_type" => return TypeId::ERROR,
                 _ => {}
             }
         }
         t
+    }
+
+    /// `vector_size(N)` over a scalar type: a vector of N bytes of that element.
+    fn vector_type(&mut self, t: TypeId, a: &Attr) -> TypeId {
+        let Some((s, e)) = a.args else {
+            return TypeId::ERROR;
+        };
+        let toks = &self.ast.tokens[s as usize..e as usize];
+        let bytes = match toks {
+            [tok] if tok.kind == T::Int => self.ast.lits.ints[tok.lit as usize].value as u64,
+            _ => return TypeId::ERROR,
+        };
+        let quals = self.types.quals(t);
+        let el = self.types.unqual(t);
+        let ok_elem = self.types.is_integer(el) || matches!(self.types.kind(el), Kind::Float(_));
+        let Some((esize, _)) = self.types.size_align(el) else {
+            return TypeId::ERROR;
+        };
+        if !ok_elem || esize == 0 || bytes == 0 || bytes % esize != 0 || !bytes.is_power_of_two() {
+            return TypeId::ERROR;
+        }
+        self.types
+            .intern(Kind::Vector(el, (bytes / esize) as u32), quals)
     }
 
     fn mode_type(&mut self, t: TypeId, a: &Attr) -> TypeId {

@@ -376,6 +376,10 @@ impl<'a> Sema<'a> {
             ExprKind::Index(a, b) => {
                 let at = self.rvalue(*a);
                 let bt = self.rvalue(*b);
+                if let Kind::Vector(el, _) = *self.types.kind(at) {
+                    let q = self.types.quals(at);
+                    return self.types.add_quals(el, q);
+                }
                 match (self.types.pointee(at), self.types.pointee(bt)) {
                     (Some(p), _) | (None, Some(p)) => p,
                     _ => TypeId::ERROR,
@@ -728,6 +732,9 @@ impl<'a> Sema<'a> {
         match op {
             UnOp::Plus | UnOp::Neg | UnOp::BitNot => {
                 let t = self.rvalue(x);
+                if self.types.is_vector(t) {
+                    return self.types.unqual(t);
+                }
                 let ok = self.types.is_error(t)
                     || if op == UnOp::BitNot {
                         self.types.is_integer(t) || matches!(self.types.kind(t), Kind::Complex(_))
@@ -813,6 +820,9 @@ impl<'a> Sema<'a> {
     fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
         let at = self.rvalue(a);
         let bt = self.rvalue(b);
+        if self.types.is_vector(at) || self.types.is_vector(bt) {
+            return self.vector_binary(op, at, bt, at_e);
+        }
         if !self.binary_valid(op, at, bt) {
             let loc = self.ast.expr(at_e).loc;
             let len = op.as_str().len() as u32;
@@ -830,6 +840,60 @@ impl<'a> Sema<'a> {
             };
         }
         self.binary_types(op, at, bt)
+    }
+
+    /// GNU vector operators: element-wise on two vectors of one type, or a vector and a
+    /// scalar (broadcast); comparisons give a vector of signed integers of the element's
+    /// size (-1 true, 0 false).
+    fn vector_binary(&mut self, op: BinOp, at: TypeId, bt: TypeId, at_e: ExprId) -> TypeId {
+        let at = self.types.unqual(at);
+        let bt = self.types.unqual(bt);
+        let vt = if self.types.is_vector(at) { at } else { bt };
+        let other = if vt == at { bt } else { at };
+        let Kind::Vector(el, n) = *self.types.kind(vt) else {
+            return TypeId::ERROR;
+        };
+        let ok = if self.types.is_vector(other) {
+            self.types.compatible_unqual(at, bt) || {
+                // Same size and element kind (signedness may differ, as gcc allows).
+                let (Kind::Vector(e2, n2), true) = (self.types.kind(other).clone(), true) else {
+                    return TypeId::ERROR;
+                };
+                n2 == n
+                    && self.types.size_align(e2) == self.types.size_align(el)
+                    && self.types.is_integer(e2) == self.types.is_integer(el)
+            }
+        } else {
+            self.types.is_arith(other) || self.types.is_error(other)
+        };
+        let int_only = matches!(
+            op,
+            BinOp::Mod | BinOp::Shl | BinOp::Shr | BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor
+        );
+        if !ok || matches!(op, BinOp::And | BinOp::Or) || (int_only && !self.types.is_integer(el)) {
+            let loc = self.ast.expr(at_e).loc;
+            let (an, bn) = (self.tname(at), self.tname(bt));
+            let msg = format!(
+                "invalid operands to binary {} (have '{an}' and '{bn}')",
+                op.as_str()
+            );
+            self.error(loc, op.as_str().len() as u32, msg);
+            return TypeId::ERROR;
+        }
+        match op {
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne => {
+                let size = self.types.size_align(el).map(|s| s.0).unwrap_or(4);
+                let k = match size {
+                    1 => IntKind::SChar,
+                    2 => IntKind::Short,
+                    8 => IntKind::Long,
+                    _ => IntKind::Int,
+                };
+                let it = self.types.int(k);
+                self.types.intern(Kind::Vector(it, n), 0)
+            }
+            _ => vt,
+        }
     }
 
     /// Are the (converted) operand types allowed for the operator (C17 6.5.5-6.5.12)?

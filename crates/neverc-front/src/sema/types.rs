@@ -62,6 +62,8 @@ pub enum Kind {
     Record(u32),
     /// Index into [`TypeTable::enums`].
     Enum(u32),
+    /// A GNU vector (`__attribute__((vector_size(bytes)))`): element type and count.
+    Vector(TypeId, u32),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -198,6 +200,9 @@ impl TypeTable {
     }
     pub fn is_scalar(&self, id: TypeId) -> bool {
         self.is_arith(id) || matches!(self.kind(id), Kind::Pointer(_))
+    }
+    pub fn is_vector(&self, id: TypeId) -> bool {
+        matches!(self.kind(id), Kind::Vector(..))
     }
     pub fn is_void(&self, id: TypeId) -> bool {
         matches!(self.kind(id), Kind::Void)
@@ -526,6 +531,11 @@ impl TypeTable {
                 _ => A::array(self.to_abi_depth(*r, depth)?, 2),
             },
             Kind::Pointer(_) => A::Pointer,
+            Kind::Vector(e, n) => {
+                let el = self.to_abi_depth(*e, depth)?;
+                let size = neverc_abi::layout(&el, self.machine).size as u32;
+                A::Vector(Box::new(el), size * n)
+            }
             Kind::Array(e, n) => {
                 let e = self.to_abi_depth(*e, depth)?;
                 match n {
@@ -736,6 +746,7 @@ impl TypeTable {
                 FloatK::Decimal(n) => format!("_Decimal{n}"),
             },
             Kind::Complex(r) => format!("complex {}", self.name(*r, interner)),
+            Kind::Vector(e, n) => format!("__vector({n}) {}", self.name(*e, interner)),
             Kind::Record(r) => {
                 let info = &self.records[*r as usize];
                 let kw = if info.union { "union" } else { "struct" };
