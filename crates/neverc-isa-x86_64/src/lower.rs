@@ -1017,6 +1017,15 @@ impl<'a> Lower<'a> {
                         }
                         _ => continue,
                     },
+                    Op::Conv {
+                        op: ConvOp::Sext | ConvOp::Zext,
+                        arg,
+                        to,
+                    } if matches!(self.ty(*arg), Type::I8 | Type::I16 | Type::I32)
+                        && matches!(to, Type::I16 | Type::I32 | Type::I64 | Type::Ptr) =>
+                    {
+                        (*arg, j)
+                    }
                     Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
                         let r = f.inst(ui).result.unwrap();
                         let x = match &f.inst(ui).op {
@@ -2173,6 +2182,37 @@ impl<'a> Lower<'a> {
             return self.lower_conv_x87(op, arg, from, to, r);
         }
         let mut b = B::default();
+        if matches!(op, ConvOp::Sext | ConvOp::Zext) {
+            if let Some(m) = self.folded_load(&mut b, arg)? {
+                // movsx/movzx straight from memory.
+                let d = self.vreg(r)?;
+                let dg = b.def_g(d);
+                let signed = op == ConvOp::Sext;
+                b.i(match from {
+                    Type::I8 | Type::I16 => Inst::MovX {
+                        signed,
+                        from: size_of(from),
+                        to: op_size(to),
+                        src: Rm::Mem(m),
+                        dst: dg,
+                    },
+                    _ if signed && op_size(to) == Size::S64 => Inst::MovX {
+                        signed,
+                        from: Size::S32,
+                        to: Size::S64,
+                        src: Rm::Mem(m),
+                        dst: dg,
+                    },
+                    _ => Inst::Mov {
+                        size: Size::S32,
+                        src: Rmi::Mem(m),
+                        dst: Rm::Reg(dg),
+                    },
+                });
+                self.emit(b);
+                return Ok(());
+            }
+        }
         let a = self.reg(arg)?;
         let d = self.vreg(r)?;
         match op {
