@@ -672,15 +672,8 @@ fn fill(
             continue;
         }
         if cache.is_none() {
-            cache = elems(
-                g,
-                ty,
-                if unbounded {
-                    Some(u64::MAX >> 20)
-                } else {
-                    None
-                },
-            );
+            // An array of unknown length gets its elements one at a time below.
+            cache = elems(g, ty, None);
         }
         let elem = match &cache {
             Some(v) if k < v.len() => v[k],

@@ -112,13 +112,12 @@ pub fn builtin_macros(opts: &Options, target: &Target) -> String {
     if !std.gnu {
         def("__STRICT_ANSI__", "1");
     }
-    match opts.opt_level {
-        OptLevel::O0 => def("__NO_INLINE__", "1"),
-        OptLevel::Os | OptLevel::Oz => {
-            def("__OPTIMIZE__", "1");
-            def("__OPTIMIZE_SIZE__", "1");
-        }
-        _ => def("__OPTIMIZE__", "1"),
+    // `__OPTIMIZE__` promises gcc's optimiser: headers and programs use it to rely on
+    // calls being folded away (glibc's _FORTIFY_SOURCE wrappers need inlining and
+    // `__builtin_va_arg_pack`). neverc's -O1 does not do that, so it is not defined; see
+    // docs/predefined-macros.md.
+    if opts.opt_level == OptLevel::O0 {
+        def("__NO_INLINE__", "1");
     }
     // Position independence exists only where the target links shared objects.
     if target.os == Os::Linux {
