@@ -226,7 +226,7 @@ impl Run {
         let caller = self.dir.join(format!("caller{b}.c"));
         std::fs::write(&callee, emit::callee(&self.gen, &cs)).unwrap();
         std::fs::write(&caller, emit::caller(&self.gen, &cs)).unwrap();
-        let nc = Cc::Neverc(if b % 2 == 0 { "-O1" } else { "-O0" });
+        let nc = Cc::Neverc(if b.is_multiple_of(2) { "-O1" } else { "-O0" });
         vec![
             (
                 Cc::Gcc,
@@ -363,7 +363,7 @@ impl Run {
     ) -> Vec<Failure> {
         let opt_of = |k: usize| {
             let b = batches.iter().position(|b| b.contains(&k)).unwrap_or(0);
-            if b % 2 == 0 {
+            if b.is_multiple_of(2) {
                 "-O1"
             } else {
                 "-O0"

@@ -196,7 +196,11 @@ fn check_program(name: &str, src: &Path, tmp: &Path) -> Vec<String> {
                         }
                     })
                     .collect();
-                let driver = if mask % 2 == 0 { Cc::Gcc } else { Cc::Neverc };
+                let driver = if mask.is_multiple_of(2) {
+                    Cc::Gcc
+                } else {
+                    Cc::Neverc
+                };
                 let desc = spec
                     .files
                     .iter()
@@ -207,7 +211,7 @@ fn check_program(name: &str, src: &Path, tmp: &Path) -> Vec<String> {
                     + &format!(", linked by {}", driver.name());
                 let files = spec.files.clone();
                 let link = spec.link.clone();
-                let opt = if mask.count_ones() % 2 == 0 {
+                let opt = if mask.count_ones().is_multiple_of(2) {
                     "-O1"
                 } else {
                     "-O0"
