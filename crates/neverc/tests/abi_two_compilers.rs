@@ -476,6 +476,7 @@ fn check(default_count: usize) {
     let all = std::env::var("NEVERC_ABI2_ALL").is_ok_and(|v| v == "1");
     let start = Instant::now();
     let run = new_run(count, seed, all);
+    let generated = start.elapsed().as_secs_f64();
     let failures = run.check();
     let _ = run.m;
     let mut by_sig: BTreeMap<usize, Vec<&Failure>> = BTreeMap::new();
@@ -489,7 +490,7 @@ fn check(default_count: usize) {
         .collect();
     eprintln!(
         "abi_two_compilers: seed {seed}, {count} signatures per direction (2 directions), \
-         {} failing, excluded while generating: {}; {:.1} s",
+         {} failing, excluded while generating: {}; {:.1} s ({generated:.1} s generating)",
         by_sig.len(),
         if excl.is_empty() {
             "none".into()

@@ -3,7 +3,9 @@
 //!
 //! A copy of `crates/neverc-abi/tests/common/gen.rs` (the generator the register-dump
 //! harness `plans_vs_gcc.rs` uses), kept here so that the two-compiler test can grow
-//! without touching neverc-abi's tests; [`Gen::closure_of`] is added.
+//! without touching neverc-abi's tests. Changed: [`Gen::closure_of`] and an index of the
+//! definitions by name (for runs of 10,000 signatures), and an `aligned` typedef of a
+//! vector type depends on that type.
 #![allow(dead_code)]
 
 use neverc_abi::{layout, Field, FloatKind, IntKind, Machine, Record, Type};
@@ -56,6 +58,8 @@ pub struct Gen {
     pub defs: Vec<(String, String)>,
     /// Names each definition depends on.
     pub deps: Vec<Vec<String>>,
+    /// Position of each definition in `defs`, by name.
+    index: std::collections::HashMap<String, usize>,
     counter: usize,
 }
 
@@ -109,6 +113,7 @@ impl Gen {
             records: Vec::new(),
             defs: Vec::new(),
             deps: Vec::new(),
+            index: std::collections::HashMap::new(),
             counter: 0,
         }
     }
@@ -171,6 +176,7 @@ impl Gen {
     }
 
     fn push(&mut self, name: &str, text: String, deps: Vec<String>) {
+        self.index.insert(name.to_string(), self.defs.len());
         self.defs.push((name.to_string(), text));
         self.deps.push(deps);
     }
@@ -324,7 +330,7 @@ impl Gen {
 
     /// The C spelling of the record type named `name`.
     pub fn tag(&self, name: &str) -> String {
-        let def = &self.defs.iter().find(|(n, _)| n == name).unwrap().1;
+        let def = &self.defs[self.index[name]].1;
         let union = def.lines().any(|l| l.starts_with("union"));
         format!("{} {name}", if union { "union" } else { "struct" })
     }
@@ -359,25 +365,27 @@ impl Gen {
 
     /// The definitions all of `names` need, in definition order.
     pub fn closure_of<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> String {
-        let mut need: Vec<String> = names.into_iter().map(str::to_string).collect();
-        let mut i = 0;
-        while i < need.len() {
-            let idx = self.defs.iter().position(|(n, _)| *n == need[i]).unwrap();
-            for d in &self.deps[idx] {
-                if !need.contains(d) {
-                    need.push(d.clone());
+        let mut seen = std::collections::HashSet::new();
+        let mut todo: Vec<usize> = Vec::new();
+        for n in names {
+            let i = self.index[n];
+            if seen.insert(i) {
+                todo.push(i);
+            }
+        }
+        while let Some(i) = todo.pop() {
+            for d in &self.deps[i] {
+                let j = self.index[d.as_str()];
+                if seen.insert(j) {
+                    todo.push(j);
                 }
             }
-            i += 1;
         }
-        let need: std::collections::HashSet<String> = need.into_iter().collect();
-        let mut out = String::new();
-        for (n, text) in &self.defs {
-            if need.contains(n) {
-                out += text;
-                out += "\n";
-            }
-        }
-        out
+        let mut order: Vec<usize> = seen.into_iter().collect();
+        order.sort_unstable();
+        order
+            .into_iter()
+            .map(|i| format!("{}\n", self.defs[i].1))
+            .collect()
     }
 }
