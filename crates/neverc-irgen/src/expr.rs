@@ -1161,8 +1161,14 @@ impl<'a> Gen<'a> {
                 let lv = self.lvalue(e);
                 Rv::Scalar(lv.addr)
             }
-            ExprKind::Unary(op, x) => self.unary(e, *op, *x),
-            ExprKind::Binary(op, a, b) => self.binary_expr(e, *op, *a, *b),
+            ExprKind::Unary(op, x) => {
+                let r = self.unary(e, *op, *x);
+                self.narrow_to_bitfield(e, r)
+            }
+            ExprKind::Binary(op, a, b) => {
+                let r = self.binary_expr(e, *op, *a, *b);
+                self.narrow_to_bitfield(e, r)
+            }
             ExprKind::Assign(op, l, r) => self.assign(e, *op, *l, *r),
             ExprKind::Cond(c, a, b) => self.conditional(e, *c, *a, *b),
             ExprKind::Comma(a, b) => {
@@ -1292,6 +1298,85 @@ impl<'a> Gen<'a> {
         };
         let a = self.b().slot_addr(s);
         Some(self.b().load(Type::I64, a, 0, MemFlags::aligned(8)))
+    }
+
+    /// gcc gives a bit-field wider than `int` but narrower than its declared type a type
+    /// of its own width (`unsigned long long:40`), and arithmetic in that type wraps at
+    /// that width: the precision of such an expression, if it has one.
+    fn bitfield_precision(&mut self, e: ExprId) -> Option<(u32, bool)> {
+        let x = self.strip_id(e);
+        match self.ast.expr(x).kind {
+            ExprKind::Member { base, name, arrow } => {
+                let bt = self.expr_type(base);
+                let rt = if arrow {
+                    let d = self.t.types.decay(bt);
+                    self.t.types.pointee(d)?
+                } else {
+                    bt
+                };
+                let Kind::Record(r) = *self.t.types.kind(rt) else {
+                    return None;
+                };
+                let w = self.t.types.bitfield_width(r, name)?;
+                let ty = self.expr_type(x);
+                let declared = self.size_align(ty).0 as u32 * 8;
+                let int_bits = self.t.types.int_bits(neverc_abi::IntKind::Int);
+                (w > int_bits && w < declared).then(|| (w, self.is_signed(ty)))
+            }
+            ExprKind::Unary(UnOp::Neg | UnOp::BitNot | UnOp::Plus, y) => self.bitfield_precision(y),
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::Shl | BinOp::Shr => self.bitfield_precision(a),
+                BinOp::Add
+                | BinOp::Sub
+                | BinOp::Mul
+                | BinOp::Div
+                | BinOp::Mod
+                | BinOp::BitAnd
+                | BinOp::BitOr
+                | BinOp::BitXor => {
+                    let pa = self.bitfield_precision(a);
+                    let pb = self.bitfield_precision(b);
+                    // The other operand's own precision decides which type wins.
+                    let prec = |g: &mut Self, e: ExprId, p: Option<(u32, bool)>| {
+                        p.map(|x| x.0).unwrap_or_else(|| {
+                            let t = g.decayed_type(e);
+                            g.size_align(t).0 as u32 * 8
+                        })
+                    };
+                    let (wa, wb) = (prec(self, a, pa), prec(self, b, pb));
+                    match (pa, pb) {
+                        (Some(x), Some(y)) => Some(if x.0 >= y.0 { x } else { y }),
+                        (Some(x), None) if wb <= x.0 => Some(x),
+                        (None, Some(y)) if wa <= y.0 => Some(y),
+                        _ => None,
+                    }
+                }
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// Wraps the value of `e` to its bit-field precision (see [`Self::bitfield_precision`]).
+    fn narrow_to_bitfield(&mut self, e: ExprId, r: Rv) -> Rv {
+        let Rv::Scalar(v) = r else {
+            return r;
+        };
+        let Some((w, signed)) = self.bitfield_precision(e) else {
+            return r;
+        };
+        let t = self.b().func.value_type(v);
+        if !t.is_int() || t.bytes() * 8 <= w {
+            return r;
+        }
+        let sh = self.b().iconst(t, (t.bytes() * 8 - w) as i128);
+        let up = self.b().binary(BinaryOp::Shl, v, sh);
+        let op = if signed {
+            BinaryOp::AShr
+        } else {
+            BinaryOp::LShr
+        };
+        Rv::Scalar(self.b().binary(op, up, sh))
     }
 
     /// Evaluates for side effects only.
