@@ -1928,6 +1928,22 @@ impl<'a> Gen<'a> {
                 let n = self.name(s);
                 return self.libcall_builtin(e, &n, args);
             }
+            // Like gcc, the absolute value functions are builtins whatever the program
+            // defines under their names (unless -fno-builtin).
+            let n = self.name(s);
+            if !self.opts.no_builtin
+                && args.len() == 1
+                && matches!(n.as_str(), "abs" | "labs" | "llabs" | "imaxabs")
+                && self.t.types.is_integer(self.expr_type(e))
+            {
+                let ty = self.expr_type(e);
+                let x = self.scalar_as(args[0], ty);
+                let it = self.ir_type(ty).unwrap_or(Type::I32);
+                let z = self.b().iconst(it, 0);
+                let neg = self.b().icmp(IntCC::Slt, x, z);
+                let nx = self.b().unary(UnaryOp::Neg, x);
+                return Rv::Scalar(self.b().select(neg, nx, x));
+            }
         }
         let fty = self.decayed_type(f);
         let Some(func) = self

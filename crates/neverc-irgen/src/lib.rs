@@ -33,6 +33,8 @@ pub struct Refusal {
 pub struct Options {
     /// `-fcommon`: tentative definitions become common symbols.
     pub common: bool,
+    /// `-fno-builtin`: library functions are only calls.
+    pub no_builtin: bool,
 }
 
 /// Generates the module of one translation unit.

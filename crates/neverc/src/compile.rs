@@ -55,9 +55,16 @@ pub fn compile_all(
         return 1;
     }
     // Options that change the generated code in ways neverc does not implement.
-    for f in ["instrument-functions", "pack-struct", "short-enums", "short-wchar"] {
+    for f in [
+        "instrument-functions",
+        "pack-struct",
+        "short-enums",
+        "short-wchar",
+    ] {
         if opts.fflags.iter().any(|x| x == f) {
-            error(&format!("-f{f} is not supported by neverc's code generation yet"));
+            error(&format!(
+                "-f{f} is not supported by neverc's code generation yet"
+            ));
             return 1;
         }
     }
@@ -219,6 +226,7 @@ fn compile_one(
     }
     let irgen_opts = neverc_irgen::Options {
         common: opts.fflags.iter().any(|f| f == "common"),
+        no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),
     };
     let module = match neverc_irgen::generate(
         &ast,
