@@ -224,6 +224,12 @@ fn compile_one(
         pp.finish();
         return None;
     }
+    // -MD/-MMD: the make rule beside the object.
+    if opts.deps.wanted()
+        && crate::driver::write_deps(opts, &name, &pp, &mut std::io::stdout()).is_err()
+    {
+        return None;
+    }
     let irgen_opts = neverc_irgen::Options {
         common: opts.fflags.iter().any(|f| f == "common"),
         no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),

@@ -303,42 +303,8 @@ fn preprocess_all(
             }
             return 1;
         }
-        if opts.deps.wanted() && !pp.fatal() {
-            let targets = if opts.deps.targets.is_empty() {
-                let object = if opts.deps.side && opts.stage > Stage::Preprocess {
-                    opts.output.as_deref()
-                } else {
-                    None
-                };
-                vec![deps::default_target(&name, object)]
-            } else {
-                deps::order_targets(&opts.deps.targets)
-            };
-            let rule = deps::make_rule(&opts.deps, &targets, &pp.deps);
-            let dest = if opts.deps.only {
-                opts.deps.file.clone().or_else(|| opts.output.clone())
-            } else {
-                Some(
-                    opts.deps
-                        .file
-                        .clone()
-                        .unwrap_or_else(|| deps::default_dep_file(&name, opts.output.as_deref())),
-                )
-            };
-            match dest {
-                Some(d) if d != "-" => {
-                    if let Err(e) = std::fs::write(&d, rule.as_bytes()) {
-                        fatal(&format!(
-                            "opening dependency file {d}: {}",
-                            neverc_front::pp::io_error_text(&e)
-                        ));
-                        return 1;
-                    }
-                }
-                _ => {
-                    let _ = out.write_all(rule.as_bytes());
-                }
-            }
+        if opts.deps.wanted() && !pp.fatal() && write_deps(opts, &name, &pp, &mut out).is_err() {
+            return 1;
         }
         if pp.diags.has_errors() || pp.fatal() {
             status = 1;
@@ -362,4 +328,50 @@ fn print_search_list(opts: &Options, target: &neverc_target::Target, resource: O
         eprintln!(" {}", d.path.display());
     }
     eprintln!("End of search list.");
+}
+
+/// Writes the make rule of `-M`/`-MM`/`-MD`/`-MMD` for one input to its destination (or to
+/// `out` for `-M` without `-MF`).
+pub(crate) fn write_deps(
+    opts: &Options,
+    name: &str,
+    pp: &neverc_front::pp::Preprocessor,
+    out: &mut dyn Write,
+) -> Result<(), ()> {
+    let targets = if opts.deps.targets.is_empty() {
+        let object = if opts.deps.side && opts.stage > Stage::Preprocess {
+            opts.output.as_deref()
+        } else {
+            None
+        };
+        vec![deps::default_target(name, object)]
+    } else {
+        deps::order_targets(&opts.deps.targets)
+    };
+    let rule = deps::make_rule(&opts.deps, &targets, &pp.deps);
+    let dest = if opts.deps.only {
+        opts.deps.file.clone().or_else(|| opts.output.clone())
+    } else {
+        Some(
+            opts.deps
+                .file
+                .clone()
+                .unwrap_or_else(|| deps::default_dep_file(name, opts.output.as_deref())),
+        )
+    };
+    match dest {
+        Some(d) if d != "-" => {
+            if let Err(e) = std::fs::write(&d, rule.as_bytes()) {
+                fatal(&format!(
+                    "opening dependency file {d}: {}",
+                    neverc_front::pp::io_error_text(&e)
+                ));
+                return Err(());
+            }
+        }
+        _ => {
+            let _ = out.write_all(rule.as_bytes());
+        }
+    }
+    Ok(())
 }
