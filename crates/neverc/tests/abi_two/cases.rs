@@ -186,20 +186,35 @@ fn type_tags(t: &Type, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
             }
             for f in &r.fields {
                 if f.bits.is_none() {
-                    if let Type::Record(u) = &f.ty {
-                        if u.is_union
-                            && !u.fields.is_empty()
-                            && u.fields.iter().all(|g| g.name.is_none())
-                        {
-                            // A member union whose members are all unnamed bit-fields.
-                            tags.insert(format!("{pos}:nameless_union_member"));
-                        }
-                    }
                     type_tags(&f.ty, pos, false, tags);
                 }
             }
         }
         _ => tag("other"),
+    }
+}
+
+/// Whether a record member of `t` (at byte `at` of the argument) is a union of 2, 4, 8
+/// or 16 bytes at an offset that is not a multiple of its size (FINDINGS.md F6).
+fn misaligned_union(t: &Type, m: Machine, at: u64) -> bool {
+    match t {
+        Type::Aligned(e, _) => misaligned_union(e, m, at),
+        Type::Array(e, n) => {
+            let es = layout(e, m).size;
+            (0..*n).any(|i| misaligned_union(e, m, at + i * es))
+        }
+        Type::Record(r) => {
+            let size = layout(t, m).size;
+            if r.is_union && [2, 4, 8, 16].contains(&size) && at % size != 0 {
+                return true;
+            }
+            let rl = record_layout(r, m);
+            r.fields
+                .iter()
+                .zip(&rl.fields)
+                .any(|(f, fl)| f.bits.is_none() && misaligned_union(&f.ty, m, at + fl.offset()))
+        }
+        _ => false,
     }
 }
 
@@ -279,6 +294,26 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
         type_tags(&sig.ret, "ret", true, &mut tags);
         if variadic.is_some() {
             tags.insert("sig:variadic".into());
+        }
+        for (i, t) in sig.params.iter().enumerate() {
+            if misaligned_union(t, m, 0) {
+                tags.insert("arg:misaligned_union_member".into());
+            }
+            // A variadic record aligned to 16 in general registers (gcc's own va_arg
+            // loads it with movdqa from wherever it lies in the save area: G1).
+            if variadic.is_some_and(|k| i >= k)
+                && matches!(t, Type::Record(_))
+                && layout(t, m).align >= 16
+                && plan
+                    .arguments
+                    .iter()
+                    .any(|l| l.value as usize == i && matches!(l.place, Place::Reg(r) if r < 16))
+            {
+                tags.insert("va:record_align16_in_gpr".into());
+            }
+        }
+        if misaligned_union(&sig.ret, m, 0) {
+            tags.insert("ret:misaligned_union_member".into());
         }
         for l in &plan.arguments {
             if matches!(l.place, Place::Stack(_)) {
