@@ -861,6 +861,24 @@ impl<'a> Gen<'a> {
 
     /// The address of an object by its entry.
     pub fn object_addr(&mut self, o: u32) -> Value {
+        // An enclosing function's object, from the environment (nested functions).
+        let from_outer = self
+            .fs
+            .as_ref()
+            .filter(|f| !f.locals.contains_key(&o))
+            .and_then(|f| f.outer.as_ref())
+            .and_then(|(slot, layout)| layout.get(&o).map(|&i| (*slot, i)));
+        if let Some((slot, idx)) = from_outer {
+            let a = self.b().slot_addr(slot);
+            let env = self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8));
+            return self
+                .b()
+                .load(Type::Ptr, env, (idx * 8) as i32, MemFlags::aligned(8));
+        }
+        if self.nested_parent.contains_key(&o) {
+            let loc = self.cur_loc;
+            self.refuse(loc, "the address of a nested function (a trampoline)");
+        }
         if let Some(h) = self.fs.as_ref().and_then(|f| f.locals.get(&o).copied()) {
             return match h {
                 Home::Slot(s) => self.b().slot_addr(s),
@@ -1997,6 +2015,18 @@ impl<'a> Gen<'a> {
         } else {
             ret
         };
+        // A nested function takes its environment first.
+        let nested_env = self
+            .callee_ord(f)
+            .filter(|o| self.nested_parent.contains_key(o));
+        if let Some(o) = nested_env {
+            let v = self.t.types.void();
+            let vp = self.t.types.pointer(v);
+            arg_tys.insert(0, vp);
+            early.insert(0, None);
+            let _ = o;
+        }
+        let named = named.map(|n| n + nested_env.is_some() as usize);
         let Some(sig) = self.signature(ret, &arg_tys, named) else {
             self.refuse(ex.loc, "a call with these argument types");
             return Rv::Void;
@@ -2018,14 +2048,32 @@ impl<'a> Gen<'a> {
         };
         // Evaluate the arguments.
         let mut vals: Vec<Rv> = Vec::new();
+        if let Some(o) = nested_env {
+            match self.env_for(o) {
+                Some(env) => vals.push(Rv::Scalar(env)),
+                None => {
+                    self.refuse(ex.loc, "this call of a nested function from another one");
+                    let z = self.b().iconst(Type::Ptr, 0);
+                    vals.push(Rv::Scalar(z));
+                }
+            }
+        }
+        let skip = nested_env.is_some() as usize;
         for (i, &a) in args.iter().enumerate() {
-            let t = arg_tys[i];
-            match early[i] {
+            let t = arg_tys[i + skip];
+            match early[i + skip] {
                 Some(r) => vals.push(r),
                 None => vals.push(self.rv_as(a, t)),
             }
         }
         self.emit_call(callee, &plan, &arg_tys, &vals, ret)
+    }
+
+    /// The entry a call's callee names, when it is a function designator.
+    fn callee_ord(&self, f: ExprId) -> Option<u32> {
+        let x = self.strip_id(f);
+        let o = *self.t.refs.get(&x)?;
+        matches!(self.t.types.kind(self.t.ords[o as usize].ty), Kind::Func(_)).then_some(o)
     }
 
     /// Lowers evaluated arguments into the plan's locations and the results back.

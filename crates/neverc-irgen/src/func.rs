@@ -38,6 +38,14 @@ pub struct FnState {
     pub cleanups: Vec<Vec<Cleanup>>,
     /// Labels a `__label__` declaration hid, restored when its block ends.
     pub hidden_labels: Vec<Vec<(Symbol, Option<Block>)>>,
+    /// The entry of the function being generated.
+    pub ord: u32,
+    /// A nested function's incoming environment (the static chain): the slot holding
+    /// it, and the index in it of each enclosing function's object.
+    pub outer: Option<(Slot, FxHashMap<u32, u32>)>,
+    /// The environment block this function gives its nested functions: a slot of
+    /// addresses, and each object's index in it.
+    pub env: Option<(Slot, FxHashMap<u32, u32>)>,
     pub switches: Vec<SwitchCtx>,
     /// The sret pointer, if the result goes to memory.
     pub sret: Option<Value>,
@@ -133,10 +141,17 @@ impl<'a> Gen<'a> {
                 .collect()
         };
         // Unprototyped (K&R) definitions receive default-promoted arguments.
-        let param_tys: Vec<TypeId> = declared
+        let mut param_tys: Vec<TypeId> = declared
             .iter()
             .map(|&p| if func.proto { p } else { self.promote_arg(p) })
             .collect();
+        // A nested function's first argument is its environment (the static chain).
+        let nested = self.t.nested.contains(&d);
+        if nested {
+            let v = self.t.types.void();
+            let vp = self.t.types.pointer(v);
+            param_tys.insert(0, vp);
+        }
         let ret = self.t.types.unqual(func.ret);
         let named = func.variadic.then_some(param_tys.len());
         let Some(sig) = self.signature(ret, &param_tys, named) else {
@@ -175,10 +190,31 @@ impl<'a> Gen<'a> {
             continues: Vec::new(),
             cleanups: Vec::new(),
             hidden_labels: Vec::new(),
+            ord: o,
+            outer: None,
+            env: None,
             switches: Vec::new(),
             sret: None,
         });
-        self.entry(&plan, &param_tys, &declared, &params);
+        let (entry_tys, entry_decl, entry_params) = if nested {
+            let mut decl2 = declared.clone();
+            decl2.insert(0, param_tys[0]);
+            let mut ps = params.clone();
+            ps.insert(0, None);
+            (param_tys.clone(), decl2, ps)
+        } else {
+            (param_tys.clone(), declared.clone(), params.clone())
+        };
+        self.entry(&plan, &entry_tys, &entry_decl, &entry_params);
+        if nested {
+            // The environment arrived as the first parameter: keep it in a slot.
+            let env = self.b().func.blocks[0].params[0];
+            let slot = self.b().add_slot(8, 8);
+            let a = self.b().slot_addr(slot);
+            self.b().store(env, a, 0, MemFlags::aligned(8));
+            let layout = self.nested_layouts.get(&o).cloned().unwrap_or_default();
+            self.fs().outer = Some((slot, layout));
+        }
         // Array sizes in parameter declarations are evaluated at entry (`int b[n++]`).
         if let Some(neverc_front::parse::ast::Derived::Function { params: ps, .. }) = decl
             .derived
@@ -207,6 +243,10 @@ impl<'a> Gen<'a> {
             }
         }
         let mut fs = self.fs.take().unwrap();
+        // The environment block's size is known only now.
+        if let Some((slot, layout)) = &fs.env {
+            fs.b.func.slots[slot.index()].size = 8 * layout.len().max(1) as u64;
+        }
         // Computed gotos may reach every block whose address was taken.
         for i in std::mem::take(&mut fs.indirect) {
             if let Op::IndirectJump { targets, .. } = &mut fs.b.func.insts[i.index()].op {
@@ -236,6 +276,69 @@ impl<'a> Gen<'a> {
         }
         self.defined.insert(o, ());
         self.module.functions.push(func);
+    }
+
+    /// A GNU nested function defined here: the environment block of this function gets
+    /// the address of every object the nested function can see (this function's locals
+    /// and what its own environment holds), then the nested function is generated with
+    /// that layout. Its callers pass the block's address as its first argument.
+    pub(crate) fn nested_function(&mut self, d: DeclId) {
+        let Some((o, _)) = self.t.functions.get(&d).cloned() else {
+            return;
+        };
+        let parent = self.fs().ord;
+        let (slot, mut layout) = match self.fs().env.take() {
+            Some(e) => e,
+            None => {
+                let s = self.b().add_slot(8, 8);
+                (s, FxHashMap::default())
+            }
+        };
+        let mut visible: Vec<u32> = self.fs().locals.keys().copied().collect();
+        if let Some((_, outer)) = &self.fs().outer {
+            visible.extend(outer.keys().copied());
+        }
+        visible.sort_unstable();
+        visible.dedup();
+        for v in &visible {
+            let next = layout.len() as u32;
+            layout.entry(*v).or_insert(next);
+        }
+        let mut entries: Vec<(u32, u32)> = layout.iter().map(|(&k, &v)| (k, v)).collect();
+        entries.sort_unstable_by_key(|e| e.1);
+        for (obj, idx) in entries {
+            if !visible.contains(&obj) {
+                continue;
+            }
+            let addr = self.object_addr(obj);
+            let block = self.b().slot_addr(slot);
+            self.b()
+                .store(addr, block, (idx * 8) as i32, MemFlags::aligned(8));
+        }
+        self.fs().env = Some((slot, layout.clone()));
+        self.nested_parent.insert(o, parent);
+        self.nested_layouts.insert(o, layout);
+        let outer_state = self.fs.take();
+        self.function(d);
+        self.fs = outer_state;
+    }
+
+    /// The environment to pass when calling nested function `callee` from here.
+    pub(crate) fn env_for(&mut self, callee: u32) -> Option<Value> {
+        let parent = *self.nested_parent.get(&callee)?;
+        let me = self.fs().ord;
+        if parent == me {
+            let slot = self.fs().env.as_ref()?.0;
+            return Some(self.b().slot_addr(slot));
+        }
+        // A sibling (or itself): the environment this function received.
+        if self.nested_parent.get(&me) == Some(&parent) {
+            let (slot, _) = self.fs().outer.as_ref()?;
+            let slot = *slot;
+            let a = self.b().slot_addr(slot);
+            return Some(self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8)));
+        }
+        None
     }
 
     /// Default argument promotions (C17 6.5.2.2p6).

@@ -60,6 +60,8 @@ pub fn generate(
         defined: FxHashMap::default(),
         fs: None,
         cur_loc: Loc::default(),
+        nested_parent: FxHashMap::default(),
+        nested_layouts: FxHashMap::default(),
     };
     for &d in &ast.items {
         g.top_decl(d);
@@ -94,6 +96,10 @@ pub(crate) struct Gen<'a> {
     pub fs: Option<func::FnState>,
     /// Where the expression being generated is (for refusals from deep helpers).
     pub cur_loc: Loc,
+    /// Each nested function's parent function (entries).
+    pub nested_parent: FxHashMap<u32, u32>,
+    /// The environment layout a nested function receives: object entry to index.
+    pub nested_layouts: FxHashMap<u32, FxHashMap<u32, u32>>,
 }
 
 impl<'a> Gen<'a> {

@@ -472,6 +472,10 @@ impl<'a> Gen<'a> {
 
     fn local_decl(&mut self, d: neverc_front::parse::ast::DeclId) {
         let ast = self.ast;
+        if let DeclKind::FunctionDef { .. } = ast.decl(d).kind {
+            self.nested_function(d);
+            return;
+        }
         let DeclKind::Vars { specs, list } = &ast.decl(d).kind else {
             return;
         };

@@ -76,20 +76,38 @@ fn no_input_files() {
 }
 
 #[test]
-fn later_stages_are_refused_by_name() {
+fn compiles_links_and_refuses_what_it_cannot() {
     let d = temp_dir("stages");
-    std::fs::write(d.join("a.c"), "int main(void) { return 0; }\n").unwrap();
+    std::fs::write(
+        d.join("a.c"),
+        "int twice(int x);\nint main(void) { return twice(20) + 2 == 42 ? 0 : 1; }\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("b.c"), "int twice(int x) { return 2 * x; }\n").unwrap();
+    // -c writes a.o next to the source's stem; linking two objects runs.
     let o = neverc_in(Some(&d), &["-c", "a.c"], None);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    assert!(d.join("a.o").exists());
+    let o = neverc_in(Some(&d), &["a.o", "b.c", "-o", "prog"], None);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    let run = std::process::Command::new(d.join("prog")).status().unwrap();
+    assert_eq!(run.code(), Some(0));
+    // -S gives assembly text with the function's symbol.
+    let o = neverc_in(Some(&d), &["-S", "b.c", "-o", "-"], None);
+    assert!(o.stdout.contains("twice:") && o.stdout.contains(".globl twice"));
+    // Code generation for a target without a back end is refused by name.
+    let o = neverc_in(Some(&d), &["--target=aarch64-linux-gnu", "-c", "a.c"], None);
+    assert_eq!(o.code, 1);
     assert_eq!(
         o.stderr,
-        "neverc: error: compiling C to an object (-c) is not implemented yet: this neverc can only preprocess (-E, -M, -dM)\n"
+        "neverc: error: code generation for aarch64-linux-gnu is not implemented yet (this neverc compiles for x86_64-linux-gnu)\n"
     );
-    assert_eq!(o.code, 1);
-    let o = neverc_in(Some(&d), &["a.c", "-o", "a"], None);
-    assert_eq!(o.code, 1);
-    assert!(o
-        .stderr
-        .contains("compiling and linking is not implemented yet"));
+    // Options that would change the generated code and are not implemented.
+    let o = neverc_in(Some(&d), &["-finstrument-functions", "-c", "a.c"], None);
+    assert_eq!(
+        (o.code, o.stderr.as_str()),
+        (1, "neverc: error: -finstrument-functions is not supported by neverc's code generation yet\n")
+    );
 }
 
 #[test]

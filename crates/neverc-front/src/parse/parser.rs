@@ -653,7 +653,9 @@ impl<'a> Parser<'a> {
                 if let Some(name) = decl.name {
                     self.declare(name, false);
                 }
-                if !top || self.in_function {
+                // GNU nested functions are definitions in a function's block; anywhere
+                // else a body is an error.
+                if !top && !self.in_function {
                     let name = decl
                         .name
                         .map_or(String::new(), |n| self.pp.interner.str(n).into_owned());

@@ -1402,7 +1402,22 @@ impl<'a> Sema<'a> {
                 self.note(pl, len, msg);
             }
         }
-        self.declare(name, ty, storage, decl.loc, true);
+        if self.func.is_some() {
+            // A GNU nested function: no linkage, visible in the enclosing block.
+            self.bind(Ordinary {
+                name,
+                ty,
+                loc: decl.loc,
+                kind: OrdKind::Object {
+                    linkage: Linkage::None,
+                    is_static: true,
+                    defined: true,
+                    implicit: false,
+                },
+            });
+        } else {
+            self.declare(name, ty, storage, decl.loc, true);
+        }
         if let Some(e) = self.lookup_current(name) {
             if let OrdKind::Object { defined, .. } = &mut self.ords[e as usize].kind {
                 *defined = true;
@@ -1494,10 +1509,34 @@ impl<'a> Sema<'a> {
                     DeclKind::StaticAssert { cond, msg } => {
                         self.static_assert(ast.decl(d).loc, *cond, *msg)
                     }
-                    DeclKind::FunctionDef { .. }
-                    | DeclKind::Asm(_)
-                    | DeclKind::Empty
-                    | DeclKind::Error => {}
+                    DeclKind::FunctionDef {
+                        specs,
+                        decl,
+                        kr_decls,
+                        body,
+                        ..
+                    } => {
+                        // A GNU nested function: checked in place, the enclosing function's
+                        // state put aside and restored.
+                        let outer = self.func.take();
+                        let jumps = std::mem::take(&mut self.jumps);
+                        let params = std::mem::take(&mut self.param_ids);
+                        self.func = outer.as_ref().map(|f| FuncCtx {
+                            name: f.name,
+                            loc: f.loc,
+                            ret: f.ret,
+                            undeclared: Vec::new(),
+                            labels: Default::default(),
+                            local_labels: Vec::new(),
+                            gotos: Vec::new(),
+                        });
+                        self.function_def(d, *specs, decl, kr_decls, *body);
+                        self.func = outer;
+                        self.jumps = jumps;
+                        self.param_ids = params;
+                        self.nested.insert(d);
+                    }
+                    DeclKind::Asm(_) | DeclKind::Empty | DeclKind::Error => {}
                 }
             }
             StmtKind::LocalLabels(ls) => {

@@ -31,6 +31,8 @@ pub struct Typed {
     /// Each function definition's entry and its named parameters' entries, in order (None
     /// for an unnamed parameter).
     pub functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
+    /// Function definitions nested in other functions (GNU).
+    pub nested: crate::token::FxHashSet<DeclId>,
     /// The type each type name denotes.
     pub type_names: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
@@ -111,6 +113,7 @@ pub struct Sema<'a> {
     pub(crate) refs: FxHashMap<ExprId, u32>,
     pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
+    pub(crate) nested: crate::token::FxHashSet<DeclId>,
     /// The declaration whose declarators are being declared.
     pub(crate) cur_decl: Option<DeclId>,
     pub(crate) scopes: Vec<Scope>,
@@ -163,6 +166,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         refs: FxHashMap::default(),
         decl_ords: FxHashMap::default(),
         functions: FxHashMap::default(),
+        nested: Default::default(),
         cur_decl: None,
         scopes: vec![Scope::default()],
         externs: FxHashMap::default(),
@@ -197,6 +201,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         refs: s.refs,
         decl_ords: s.decl_ords,
         functions: s.functions,
+        nested: s.nested,
         type_names: s.tn_cache,
         generic_choice: s.generic_choice,
     }
