@@ -325,6 +325,9 @@ pub enum Op {
     },
     /// The stack pointer, to restore when a VLA's scope ends.
     StackSave,
+    /// This function's frame address (`__builtin_frame_address(0)`): where the caller's
+    /// frame pointer is saved, the return address one word above it.
+    FrameAddress,
     StackRestore(Value),
     /// Initialises the `va_list` at `list` for this (variadic) function.
     VaStart(Value),
@@ -396,6 +399,7 @@ impl Op {
             | Op::SymAddr { .. }
             | Op::BlockAddr(_)
             | Op::StackSave
+            | Op::FrameAddress
             | Op::Fence
             | Op::Unreachable
             | Op::Trap => {}

@@ -155,6 +155,7 @@ fn op_text(m: &Module, op: &Op) -> String {
         Op::Zero { dst, size, align } => format!("zero {}, {size} align {align}", v(*dst)),
         Op::Alloca { size, align } => format!("alloca {} align {align}", v(*size)),
         Op::StackSave => "stack_save".into(),
+        Op::FrameAddress => "frame_address".into(),
         Op::StackRestore(x) => format!("stack_restore {}", v(*x)),
         Op::VaStart(x) => format!("va_start {}", v(*x)),
         Op::AtomicRmw {

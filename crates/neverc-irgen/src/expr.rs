@@ -1946,9 +1946,24 @@ impl<'a> Gen<'a> {
                 let n = self.name(s);
                 return self.libcall_builtin(e, &n, args);
             }
-            // Like gcc, the absolute value functions are builtins whatever the program
-            // defines under their names (unless -fno-builtin).
+            // Like gcc, the absolute value functions and alloca are builtins whatever the
+            // program declares under their names (unless -fno-builtin).
             let n = self.name(s);
+            if !self.opts.no_builtin && n == "alloca" && args.len() == 1 {
+                let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+                let sz = self.scalar_as(args[0], ulong);
+                let v = self
+                    .b()
+                    .push(
+                        Op::Alloca {
+                            size: sz,
+                            align: 16,
+                        },
+                        Some(Type::Ptr),
+                    )
+                    .unwrap();
+                return Rv::Scalar(v);
+            }
             if !self.opts.no_builtin
                 && args.len() == 1
                 && matches!(n.as_str(), "abs" | "labs" | "llabs" | "imaxabs")
@@ -2726,8 +2741,20 @@ impl<'a> Gen<'a> {
                 Rv::Scalar(v)
             }
             "frame_address" | "return_address" => {
-                self.refuse(loc, format!("__builtin_{name}"));
-                Rv::Scalar(self.b().iconst(Type::Ptr, 0))
+                // Frames are chained through the saved frame pointers; the return address
+                // sits one word above a frame's address.
+                let Some(level) = args.first().and_then(|&a| self.const_int(a)) else {
+                    self.refuse(loc, format!("__builtin_{name} without a constant level"));
+                    return Rv::Scalar(self.b().iconst(Type::Ptr, 0));
+                };
+                let mut fp = self.b().push(Op::FrameAddress, Some(Type::Ptr)).unwrap();
+                for _ in 0..level {
+                    fp = self.b().load(Type::Ptr, fp, 0, MemFlags::aligned(8));
+                }
+                if name == "return_address" {
+                    fp = self.b().load(Type::Ptr, fp, 8, MemFlags::aligned(8));
+                }
+                Rv::Scalar(fp)
             }
             "clz" | "ctz" | "popcount" | "parity" | "ffs" | "clzl" | "ctzl" | "popcountl"
             | "parityl" | "ffsl" | "clzll" | "ctzll" | "popcountll" | "parityll" | "ffsll"

@@ -1435,13 +1435,18 @@ impl<'a> Lower<'a> {
             Op::Copy { dst, src, size, .. } => self.lower_copy(*dst, *src, *size),
             Op::Zero { dst, size, .. } => self.lower_zero(*dst, *size),
             Op::Alloca { size, align } => self.lower_alloca(*size, *align, res.unwrap()),
-            Op::StackSave => {
+            Op::StackSave | Op::FrameAddress => {
                 let d = self.vreg(res.unwrap())?;
                 let mut b = B::default();
                 let dg = b.def_g(d);
                 b.i(Inst::Mov {
                     size: Size::S64,
-                    src: Rmi::Reg(Gpr::RSP),
+                    src: Rmi::Reg(if matches!(data.op, Op::FrameAddress) {
+                        // Every function keeps rbp as its frame pointer.
+                        Gpr::RBP
+                    } else {
+                        Gpr::RSP
+                    }),
                     dst: Rm::Reg(dg),
                 });
                 self.emit(b);

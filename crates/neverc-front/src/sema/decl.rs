@@ -1479,7 +1479,16 @@ impl<'a> Sema<'a> {
                         gotos: Vec::new(),
                     });
                     let len = self.tok_len_at(*loc);
-                    self.error(*loc, len, format!("label '{n}' used but not defined"));
+                    if self.nesting > 0 {
+                        // Probably the enclosing function's label: a non-local goto.
+                        self.error(
+                            *loc,
+                            len,
+                            format!("label '{n}' is not defined in this nested function (neverc does not implement non-local goto)"),
+                        );
+                    } else {
+                        self.error(*loc, len, format!("label '{n}' used but not defined"));
+                    }
                     self.func = None;
                 }
             }
@@ -1530,7 +1539,9 @@ impl<'a> Sema<'a> {
                             local_labels: Vec::new(),
                             gotos: Vec::new(),
                         });
+                        self.nesting += 1;
                         self.function_def(d, *specs, decl, kr_decls, *body);
+                        self.nesting -= 1;
                         self.func = outer;
                         self.jumps = jumps;
                         self.param_ids = params;

@@ -114,6 +114,8 @@ pub struct Sema<'a> {
     pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
     pub(crate) nested: crate::token::FxHashSet<DeclId>,
+    /// Depth of nested function definitions being checked.
+    pub(crate) nesting: u32,
     /// The declaration whose declarators are being declared.
     pub(crate) cur_decl: Option<DeclId>,
     pub(crate) scopes: Vec<Scope>,
@@ -167,6 +169,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         decl_ords: FxHashMap::default(),
         functions: FxHashMap::default(),
         nested: Default::default(),
+        nesting: 0,
         cur_decl: None,
         scopes: vec![Scope::default()],
         externs: FxHashMap::default(),
