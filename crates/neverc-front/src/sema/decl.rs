@@ -5,7 +5,7 @@
 use super::types::{ArrLen, FuncTy, Kind, Member, RecordInfo, TypeId};
 use super::{FuncCtx, Jump, Linkage, OrdKind, Ordinary, Sema, Tag};
 use crate::parse::ast::*;
-use crate::parse::ctok::T;
+use crate::parse::ctok::{Kw, T};
 use crate::source::Loc;
 use crate::token::{FxHashMap, Symbol};
 use neverc_abi::IntKind;
@@ -87,14 +87,96 @@ impl<'a> Sema<'a> {
         t
     }
 
+    /// A constant in attribute arguments (kept as tokens): integers, `sizeof (basic type)`,
+    /// parentheses, `+ - * /`.
+    fn attr_const(&self, toks: &[crate::parse::ctok::Tok], pos: &mut usize) -> Option<i128> {
+        let mut v = self.attr_term(toks, pos)?;
+        while let Some(t) = toks.get(*pos) {
+            match t.kind {
+                T::P(crate::parse::ctok::P::Plus) => {
+                    *pos += 1;
+                    v += self.attr_term(toks, pos)?;
+                }
+                T::P(crate::parse::ctok::P::Minus) => {
+                    *pos += 1;
+                    v -= self.attr_term(toks, pos)?;
+                }
+                _ => break,
+            }
+        }
+        Some(v)
+    }
+
+    fn attr_term(&self, toks: &[crate::parse::ctok::Tok], pos: &mut usize) -> Option<i128> {
+        let mut v = self.attr_factor(toks, pos)?;
+        while let Some(t) = toks.get(*pos) {
+            match t.kind {
+                T::P(crate::parse::ctok::P::Star) => {
+                    *pos += 1;
+                    v *= self.attr_factor(toks, pos)?;
+                }
+                T::P(crate::parse::ctok::P::Slash) => {
+                    *pos += 1;
+                    let d = self.attr_factor(toks, pos)?;
+                    v = v.checked_div(d)?;
+                }
+                _ => break,
+            }
+        }
+        Some(v)
+    }
+
+    fn attr_factor(&self, toks: &[crate::parse::ctok::Tok], pos: &mut usize) -> Option<i128> {
+        use crate::parse::ctok::P;
+        let t = toks.get(*pos)?;
+        *pos += 1;
+        match t.kind {
+            T::Int => Some(self.ast.lits.ints[t.lit as usize].value as i128),
+            T::P(P::LParen) => {
+                let v = self.attr_const(toks, pos)?;
+                (toks.get(*pos)?.kind == T::P(P::RParen)).then(|| *pos += 1)?;
+                Some(v)
+            }
+            T::Kw(Kw::Sizeof) => {
+                (toks.get(*pos)?.kind == T::P(P::LParen)).then(|| *pos += 1)?;
+                let dm = &self.types.machine.data_model;
+                let (mut longs, mut base) = (0, None);
+                while let Some(t) = toks.get(*pos) {
+                    match t.kind {
+                        T::Kw(Kw::Long) => longs += 1,
+                        T::Kw(Kw::Unsigned | Kw::Signed) => {}
+                        T::Kw(Kw::Int) => base = base.or(Some(dm.int.size)),
+                        T::Kw(Kw::Char) => base = Some(1),
+                        T::Kw(Kw::Short) => base = Some(dm.short.size),
+                        T::Kw(Kw::Float) => base = Some(dm.float.size),
+                        T::Kw(Kw::Double) => base = Some(dm.double.size),
+                        T::P(P::RParen) => break,
+                        _ => return None,
+                    }
+                    *pos += 1;
+                }
+                *pos += 1;
+                let size = match (longs, base) {
+                    (0, b) => b.unwrap_or(dm.int.size),
+                    (1, Some(s)) if s == dm.double.size && s != dm.int.size => dm.long_double.size,
+                    (1, _) => dm.long.size,
+                    _ => dm.long_long.size,
+                };
+                Some(size as i128)
+            }
+            _ => None,
+        }
+    }
+
     /// `vector_size(N)` over a scalar type: a vector of N bytes of that element.
     fn vector_type(&mut self, t: TypeId, a: &Attr) -> TypeId {
         let Some((s, e)) = a.args else {
             return TypeId::ERROR;
         };
         let toks = &self.ast.tokens[s as usize..e as usize];
-        let bytes = match toks {
-            [tok] if tok.kind == T::Int => self.ast.lits.ints[tok.lit as usize].value as u64,
+        let mut pos = 0;
+        let bytes = match self.attr_const(toks, &mut pos) {
+            Some(v) if pos == toks.len() && v > 0 => v as u64,
             _ => return TypeId::ERROR,
         };
         let quals = self.types.quals(t);
