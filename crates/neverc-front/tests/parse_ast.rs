@@ -264,10 +264,8 @@ Decl @6:16 x: long long
 Decl @7:17 y: signed int
 Decl @8:5 z: int = (+ (+ (+ 0 0) 0) '0')
 "#,
-        r#"t.c:2:7: error: nested function 'inner' is not supported (neverc does not implement GNU nested functions)
-    2 |   int inner(int x) { return x; }
-      |       ^~~~~
-t.c:5:27: error: expected expression before ';' token
+        // A GNU nested function parses as a definition in the block, without a diagnostic.
+        r#"t.c:5:27: error: expected expression before ';' token
     5 | int f(void) { return (1 + ; }
       |                           ^
 t.c:6:11: error: 'long long long' is too long for GCC
