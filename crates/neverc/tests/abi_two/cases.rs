@@ -137,7 +137,7 @@ fn image(t: &Type, m: Machine, rng: &mut Rng) -> (Vec<u8>, Vec<u8>) {
 }
 
 /// Kinds of a type, with `pos` (`arg`, `va`, `ret`) in front.
-fn type_tags(t: &Type, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
+fn type_tags(t: &Type, m: Machine, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
     let mut tag = |k: &str| {
         tags.insert(format!("{pos}:{k}"));
         // A scalar passed or returned as itself (not inside a record).
@@ -158,10 +158,19 @@ fn type_tags(t: &Type, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
         Type::Complex(_) => tag("complex"),
         Type::Pointer => tag("pointer"),
         Type::Vector(..) => tag("vector"),
-        Type::Array(e, _) => type_tags(e, pos, false, tags),
+        Type::Array(e, n) => {
+            if *n > 1 && matches!(**e, Type::Record(_)) {
+                let natural = natural_align(e, m);
+                if natural > 1 && layout(e, m).size % natural != 0 {
+                    // Members of the later elements lie misaligned (FINDINGS.md F9).
+                    tag("array_of_misaligning_records");
+                }
+            }
+            type_tags(e, m, pos, false, tags)
+        }
         Type::Aligned(e, _) => {
             tag("aligned_typedef");
-            type_tags(e, pos, false, tags)
+            type_tags(e, m, pos, false, tags)
         }
         Type::Record(r) => {
             tag(if r.is_union { "union" } else { "struct" });
@@ -184,13 +193,36 @@ fn type_tags(t: &Type, pos: &str, top: bool, tags: &mut BTreeSet<String>) {
             if r.fields.iter().any(|f| f.bits.is_some()) {
                 tag("bitfield");
             }
+            if r.fields
+                .iter()
+                .any(|f| f.bits.is_some_and(|w| w > 0) && f.name.is_none() && f.packed)
+            {
+                tag("unnamed_packed_bitfield");
+            }
             for f in &r.fields {
                 if f.bits.is_none() {
-                    type_tags(&f.ty, pos, false, tags);
+                    type_tags(&f.ty, m, pos, false, tags);
                 }
             }
         }
         _ => tag("other"),
+    }
+}
+
+/// The largest natural alignment of the scalars in `t` (not counting bit-fields, packing
+/// or `aligned`).
+fn natural_align(t: &Type, m: Machine) -> u64 {
+    match t {
+        Type::Aligned(e, _) | Type::Array(e, _) => natural_align(e, m),
+        Type::Record(r) => r
+            .fields
+            .iter()
+            .filter(|f| f.bits.is_none())
+            .map(|f| natural_align(&f.ty, m))
+            .max()
+            .unwrap_or(1),
+        Type::Void => 1,
+        _ => layout(t, m).align as u64,
     }
 }
 
@@ -289,9 +321,9 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
             } else {
                 "arg"
             };
-            type_tags(t, pos, true, &mut tags);
+            type_tags(t, m, pos, true, &mut tags);
         }
-        type_tags(&sig.ret, "ret", true, &mut tags);
+        type_tags(&sig.ret, m, "ret", true, &mut tags);
         if variadic.is_some() {
             tags.insert("sig:variadic".into());
         }
