@@ -13,7 +13,7 @@
 # is run first (CARGO_TARGET_DIR honoured). GCC=cmd and TCC=cmd pick the references
 # (default gcc, tcc); a missing tcc is noted and its column skipped. No network is needed.
 #
-# 1. Compile time: benches/c/gen_large.py writes a ~40k-line C file of varied functions;
+# 1. Compile time: benches/c/gen_large.py writes a ~37k-line C file of varied functions;
 #    it is compiled with `neverc -O0 -c`, `tcc -c`, `gcc -O0 -c` and `neverc -O1 -c`, best
 #    wall time of N samples (hyperfine when installed, else a loop timed with the shell
 #    clock, the compilers alternating sample by sample), the ratios neverc/tcc and

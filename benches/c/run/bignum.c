@@ -47,7 +47,7 @@ static unsigned big_hash(const big *b) {
 int main(int argc, char **argv) {
     int scale = 100;
     if (argc > 1) scale = atoi(argv[1]);
-    int nf = 12000 * scale / 100, nfib = 60000 * scale / 100;
+    int nf = 20000 * scale / 100, nfib = 100000 * scale / 100;
     big f; big_init(&f, nf + 16, 1);
     for (int i = 2; i <= nf; i++) big_mul_small(&f, (unsigned)i);
     big x, y, z; int cap = nfib / 40 + 16;

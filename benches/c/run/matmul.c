@@ -8,7 +8,7 @@ static double A[N][N], B[N][N], C[N][N];
 static unsigned IM[64][64], IR[64][64], IT[64][64];
 
 int main(int argc, char **argv) {
-    int reps = 10;
+    int reps = 25;
     if (argc > 1) reps = reps * atoi(argv[1]) / 100;
     if (reps < 1) reps = 1;
     for (int i = 0; i < N; i++)

@@ -24,7 +24,7 @@ static struct particle step(struct particle p, struct vec g) {
 #define NP 4096
 
 int main(int argc, char **argv) {
-    int steps = 8000;
+    int steps = 16000;
     if (argc > 1) steps = steps * atoi(argv[1]) / 100;
     if (steps < 1) steps = 1;
     struct particle *ps = malloc(sizeof(struct particle) * NP);
