@@ -438,6 +438,23 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
                 _ => return None,
             }
         }
+        ExprKind::ChooseExpr(c, a, b) => {
+            if eval_int(g, *c)? != 0 {
+                eval_int(g, *a)?
+            } else {
+                eval_int(g, *b)?
+            }
+        }
+        ExprKind::Call(f, ref args) if args.len() == 1 => {
+            // __builtin_constant_p folds to 0 or 1 at compile time.
+            let ExprKind::Ident(s) = g.ast.expr(*f).kind else {
+                return None;
+            };
+            if g.name(s) != "__builtin_constant_p" {
+                return None;
+            }
+            is_constant(g, args[0]) as i128
+        }
         ExprKind::Cond(c, Some(a), b) => {
             if eval_int(g, *c)? != 0 {
                 eval_int(g, *a)?
@@ -927,6 +944,11 @@ impl<'a> Gen<'a> {
             if let Kind::Array(el, ArrLen::Unknown) = self.t.types.kind(ty).clone() {
                 let (s, a) = self.size_align(el);
                 self.push_data(sym, s, a, Vec::new(), Vec::new(), false, Vec::new());
+            } else if matches!(self.t.types.kind(ty), Kind::Error) {
+                self.refuse(
+                    loc,
+                    "objects of this type (an aligned typedef, or a type neverc does not model)",
+                );
             }
             return;
         };

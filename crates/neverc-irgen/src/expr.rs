@@ -875,6 +875,27 @@ impl<'a> Gen<'a> {
                 .b()
                 .load(Type::Ptr, env, (idx * 8) as i32, MemFlags::aligned(8));
         }
+        // A prototype-scope parameter (in a parameter's array size): the body's one.
+        let alias = self.fs.as_ref().and_then(|f| {
+            if f.locals.contains_key(&o) {
+                return None;
+            }
+            let ord = &self.t.ords[o as usize];
+            let automatic = matches!(
+                ord.kind,
+                OrdKind::Object {
+                    linkage: neverc_front::sema::Linkage::None,
+                    is_static: false,
+                    ..
+                }
+            );
+            automatic
+                .then(|| f.param_names.get(&ord.name).copied())
+                .flatten()
+        });
+        if let Some(p) = alias {
+            return self.object_addr(p);
+        }
         if self.nested_parent.contains_key(&o) {
             let loc = self.cur_loc;
             self.refuse(loc, "the address of a nested function (a trampoline)");

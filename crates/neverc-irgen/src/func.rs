@@ -40,6 +40,9 @@ pub struct FnState {
     pub hidden_labels: Vec<Vec<(Symbol, Option<Block>)>>,
     /// The entry of the function being generated.
     pub ord: u32,
+    /// Parameters by name: a parameter's own array size (`int a[n++]`) names the
+    /// prototype's entry of `n`, which is this one.
+    pub param_names: FxHashMap<Symbol, u32>,
     /// A nested function's incoming environment (the static chain): the slot holding
     /// it, and the index in it of each enclosing function's object.
     pub outer: Option<(Slot, FxHashMap<u32, u32>)>,
@@ -191,6 +194,11 @@ impl<'a> Gen<'a> {
             cleanups: Vec::new(),
             hidden_labels: Vec::new(),
             ord: o,
+            param_names: params
+                .iter()
+                .flatten()
+                .map(|&p| (self.t.ords[p as usize].name, p))
+                .collect(),
             outer: None,
             env: None,
             switches: Vec::new(),

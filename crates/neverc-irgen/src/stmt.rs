@@ -65,6 +65,19 @@ impl<'a> Gen<'a> {
             StmtKind::LocalLabels(_) => {}
             StmtKind::Expr(Some(e)) => self.effect(*e),
             StmtKind::Expr(None) => {}
+            StmtKind::If(c, t, e)
+                if self.const_int(*c).is_some() && self.foldable_if(*c, *t, *e) =>
+            {
+                // A constant condition (as gcc folds at -O0): only the arm taken.
+                let taken = if self.const_int(*c) != Some(0) {
+                    Some(*t)
+                } else {
+                    *e
+                };
+                if let Some(s) = taken {
+                    self.stmt(s);
+                }
+            }
             StmtKind::If(c, t, e) => {
                 let tb = self.b().new_block();
                 let eb = self.b().new_block();
@@ -73,7 +86,12 @@ impl<'a> Gen<'a> {
                 } else {
                     eb
                 };
-                self.cond_branch(*c, tb, eb);
+                match self.const_int(*c) {
+                    // A constant condition with labels in the other arm: both arms are
+                    // generated, but only the taken one is reached from here.
+                    Some(k) => self.b().jump(if k != 0 { tb } else { eb }, vec![]),
+                    None => self.cond_branch(*c, tb, eb),
+                }
                 self.b().switch_to(tb);
                 self.stmt(*t);
                 self.jump_to(done);
@@ -338,6 +356,72 @@ impl<'a> Gen<'a> {
                 })
             })
         })
+    }
+
+    /// Whether an `if` with a constant condition may drop its other arm: the condition
+    /// has no side effects to keep and the dropped arm holds no label a jump could reach.
+    fn foldable_if(
+        &self,
+        c: neverc_front::parse::ast::ExprId,
+        t: StmtId,
+        e: Option<StmtId>,
+    ) -> bool {
+        let _ = c;
+        !self.has_labels(t) && e.is_none_or(|e| !self.has_labels(e))
+    }
+
+    fn has_labels(&self, s: StmtId) -> bool {
+        match &self.ast.stmt(s).kind {
+            StmtKind::Label(..) | StmtKind::Case(..) | StmtKind::Default(_) => true,
+            StmtKind::Compound(items) => items.iter().any(|&i| self.has_labels(i)),
+            StmtKind::If(_, t, e) => self.has_labels(*t) || e.is_some_and(|e| self.has_labels(e)),
+            StmtKind::While(_, b) | StmtKind::DoWhile(b, _) | StmtKind::For { body: b, .. } => {
+                self.has_labels(*b)
+            }
+            // A switch's cases belong to it, but its body may hold ordinary labels.
+            StmtKind::Switch(_, b) => self.has_labels(*b),
+            // Statement expressions and nested functions may hide labels too: keep them.
+            StmtKind::Expr(Some(e)) | StmtKind::Return(Some(e)) => self.has_stmt_expr(*e),
+            StmtKind::Decl(_) => true,
+            _ => false,
+        }
+    }
+
+    /// Whether an expression contains a statement expression (conservatively: anything
+    /// this walk does not know counts as containing one).
+    fn has_stmt_expr(&self, e: neverc_front::parse::ast::ExprId) -> bool {
+        match &self.ast.expr(e).kind {
+            ExprKind::StmtExpr(_) => true,
+            ExprKind::Ident(_)
+            | ExprKind::Int(_)
+            | ExprKind::Float(_)
+            | ExprKind::Char(_)
+            | ExprKind::Str(_)
+            | ExprKind::BoolLit(_)
+            | ExprKind::Nullptr
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofType(_)
+            | ExprKind::LabelAddr(_) => false,
+            ExprKind::Paren(x)
+            | ExprKind::Unary(_, x)
+            | ExprKind::Cast(_, x)
+            | ExprKind::Member { base: x, .. }
+            | ExprKind::SizeofExpr(x)
+            | ExprKind::AlignofExpr(x) => self.has_stmt_expr(*x),
+            ExprKind::Binary(_, a, b)
+            | ExprKind::Assign(_, a, b)
+            | ExprKind::Comma(a, b)
+            | ExprKind::Index(a, b) => self.has_stmt_expr(*a) || self.has_stmt_expr(*b),
+            ExprKind::Cond(c, a, b) => {
+                self.has_stmt_expr(*c)
+                    || a.is_some_and(|a| self.has_stmt_expr(a))
+                    || self.has_stmt_expr(*b)
+            }
+            ExprKind::Call(f, args) => {
+                self.has_stmt_expr(*f) || args.iter().any(|&a| self.has_stmt_expr(a))
+            }
+            _ => true,
+        }
     }
 
     fn loop_body(&mut self, body: StmtId, brk: Block, cont: Block) {

@@ -523,12 +523,16 @@ impl TypeTable {
             Kind::Int(k) => A::Int(*k),
             Kind::Enum(e) => A::Enum(self.enums[*e as usize].underlying),
             Kind::Float(f) => self.float_abi(*f),
+            // gcc lays out and passes an integer complex as a struct of its two parts.
             Kind::Complex(r) => match self.kind(*r) {
                 Kind::Float(f) => match self.float_abi(*f) {
                     A::Float(k) => A::Complex(k),
-                    other => A::array(other, 2),
+                    other => A::structure([other.clone(), other]),
                 },
-                _ => A::array(self.to_abi_depth(*r, depth)?, 2),
+                _ => {
+                    let e = self.to_abi_depth(*r, depth)?;
+                    A::structure([e.clone(), e])
+                }
             },
             Kind::Pointer(_) => A::Pointer,
             Kind::Vector(e, n) => {
