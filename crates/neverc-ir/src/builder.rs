@@ -22,6 +22,7 @@ impl FunctionBuilder {
             slots: Vec::new(),
             plans: Vec::new(),
             calls_setjmp: false,
+            align: 16,
         };
         FunctionBuilder {
             func,

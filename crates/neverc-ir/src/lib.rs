@@ -521,6 +521,8 @@ pub struct Function {
     pub plans: Vec<CallPlan>,
     /// Calls `setjmp`-like functions: every value must live in memory across calls.
     pub calls_setjmp: bool,
+    /// Alignment of the function's first instruction (bytes, a power of two).
+    pub align: u32,
 }
 
 impl Function {

@@ -349,6 +349,13 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
             g.t.types.size_align(t)?.1 as i128
         }
         ExprKind::AlignofExpr(x) => {
+            // A function's alignment: its aligned attribute, else 1 (gcc).
+            let y = g.strip_id(*x);
+            if let Some(&o) = g.t.refs.get(&y) {
+                if matches!(g.t.types.kind(g.t.ords[o as usize].ty), Kind::Func(_)) {
+                    return Some(g.t.func_align.get(&o).copied().unwrap_or(1) as i128);
+                }
+            }
             let t = g.expr_type(*x);
             g.t.types.size_align(t)?.1 as i128
         }

@@ -180,7 +180,10 @@ impl<'a> Gen<'a> {
             );
             return;
         }
-        let b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
+        let mut b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
+        if let Some(&a) = self.t.func_align.get(&o) {
+            b.func.align = a.max(16).next_power_of_two();
+        }
         self.fs = Some(FnState {
             b,
             name: fname.clone(),

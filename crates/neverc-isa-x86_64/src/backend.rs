@@ -284,7 +284,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             false,
             16,
         );
-        let offset = obj.append(section, &asm.bytes, 16);
+        let offset = obj.append(section, &asm.bytes, u64::from(f.align.max(16)));
         pending.push((section, offset, asm.fixups.clone()));
         let size = *asm.label_offsets.get(&emitted.end).unwrap_or(&0) as u64;
         obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
@@ -296,7 +296,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         });
         let name = sd.name.clone();
         write_sym_attrs(st, &name, sd, "@function");
-        let _ = writeln!(st, "\t.p2align 4");
+        let _ = writeln!(st, "\t.p2align {}", f.align.max(16).trailing_zeros());
         let _ = writeln!(st, "{name}:");
         let _ = writeln!(st, "\t.cfi_startproc");
         let labels = |l: Label| format!(".Lf{fi}_{}", l.0);

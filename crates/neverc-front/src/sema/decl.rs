@@ -536,6 +536,15 @@ impl<'a> Sema<'a> {
         ty
     }
 
+    /// `aligned(N)` on any declaration of a function raises its alignment.
+    fn note_func_align(&mut self, o: u32, a: &[Attr], b: &[Attr]) {
+        let n = attr_align(self, a).max(attr_align(self, b));
+        if let Some(n) = n {
+            let e = self.func_align.entry(o).or_insert(1);
+            *e = (*e).max(n);
+        }
+    }
+
     /// The largest `_Alignas` of a specifier list.
     pub(crate) fn alignas(&mut self, align: &[AlignSpec]) -> Option<u32> {
         let mut best = None;
@@ -1034,6 +1043,9 @@ impl<'a> Sema<'a> {
                 }
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if matches!(self.types.kind(ty), Kind::Func(_)) {
+                self.note_func_align(oid, &sp.attrs, &id.decl.attrs);
+            }
             if let Some(d) = this_decl {
                 self.decl_ords.insert((d, index as u32), oid);
             }
@@ -1538,6 +1550,7 @@ impl<'a> Sema<'a> {
             }
         }
         self.functions.insert(def, (fid, param_entries));
+        self.note_func_align(fid, &sp.attrs, &decl.attrs);
         // `__func__` is declared in the body (C17 6.4.2.2).
         if let StmtKind::Compound(items) = &ast.stmt(body).kind {
             for &s in items {

@@ -1359,6 +1359,16 @@ impl<'a> Sema<'a> {
                 self.types.size_align(t).map(|s| s.0 as i128)
             }
             ExprKind::AlignofExpr(x) => {
+                // A function's alignment: its aligned attribute, else 1 (gcc).
+                let mut y = *x;
+                while let ExprKind::Paren(z) = self.ast.expr(y).kind {
+                    y = z;
+                }
+                if let Some(&o) = self.refs.get(&y) {
+                    if matches!(self.types.kind(self.ords[o as usize].ty), Kind::Func(_)) {
+                        return Some(self.func_align.get(&o).copied().unwrap_or(1) as i128);
+                    }
+                }
                 let t = self.expr_types[x.0 as usize];
                 self.types.size_align(t).map(|s| s.1 as i128)
             }

@@ -31,6 +31,8 @@ pub struct Typed {
     /// Each function definition's entry and its named parameters' entries, in order (None
     /// for an unnamed parameter).
     pub functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
+    /// Functions given an alignment by `aligned(N)`.
+    pub func_align: FxHashMap<u32, u32>,
     /// Function definitions nested in other functions (GNU).
     pub nested: crate::token::FxHashSet<DeclId>,
     /// The type each type name denotes.
@@ -114,6 +116,7 @@ pub struct Sema<'a> {
     pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
     pub(crate) nested: crate::token::FxHashSet<DeclId>,
+    pub(crate) func_align: FxHashMap<u32, u32>,
     /// Depth of nested function definitions being checked.
     pub(crate) nesting: u32,
     /// The declaration whose declarators are being declared.
@@ -169,6 +172,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         decl_ords: FxHashMap::default(),
         functions: FxHashMap::default(),
         nested: Default::default(),
+        func_align: FxHashMap::default(),
         nesting: 0,
         cur_decl: None,
         scopes: vec![Scope::default()],
@@ -205,6 +209,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         decl_ords: s.decl_ords,
         functions: s.functions,
         nested: s.nested,
+        func_align: s.func_align,
         type_names: s.tn_cache,
         generic_choice: s.generic_choice,
     }
