@@ -366,6 +366,13 @@ pub enum Op {
     },
     /// One value per location of the function's plan `returns` not flagged `sret`.
     Return(Vec<Value>),
+    /// `__builtin_longjmp`: sets the frame and stack pointers of another activation and
+    /// jumps to an address there (a block whose address that function took).
+    NonLocalGoto {
+        fp: Value,
+        sp: Value,
+        target: Value,
+    },
     Unreachable,
     Trap,
 }
@@ -379,6 +386,7 @@ impl Op {
                 | Op::Switch { .. }
                 | Op::IndirectJump { .. }
                 | Op::Return(_)
+                | Op::NonLocalGoto { .. }
                 | Op::Unreachable
                 | Op::Trap
         )
@@ -454,6 +462,11 @@ impl Op {
             Op::Switch { value, .. } => f(*value),
             Op::IndirectJump { addr, .. } => f(*addr),
             Op::Return(vs) => vs.iter().for_each(|a| f(*a)),
+            Op::NonLocalGoto { fp, sp, target } => {
+                f(*fp);
+                f(*sp);
+                f(*target)
+            }
         }
     }
 

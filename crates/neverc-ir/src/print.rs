@@ -208,6 +208,9 @@ fn op_text(m: &Module, op: &Op) -> String {
             format!("indirect_jump {} [{}]", v(*addr), ts.join(", "))
         }
         Op::Return(vs) => format!("ret {}", vals(vs)).trim_end().to_string(),
+        Op::NonLocalGoto { fp, sp, target } => {
+            format!("nonlocal_goto {}, {}, {}", v(*fp), v(*sp), v(*target))
+        }
         Op::Unreachable => "unreachable".into(),
         Op::Trap => "trap".into(),
     }

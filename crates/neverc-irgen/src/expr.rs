@@ -2780,6 +2780,63 @@ impl<'a> Gen<'a> {
                     .unwrap();
                 Rv::Scalar(v)
             }
+            "setjmp" => {
+                // gcc's buffer: frame pointer, resume address, stack pointer. The resume
+                // block is entered by __builtin_longjmp with the result 1.
+                let buf = self.scalar(args[0]);
+                let normal = self.b().new_block();
+                let resume = self.b().new_block();
+                let done = self.b().new_block();
+                let r = self.b().add_param(done, Type::I32);
+                let fp = self.b().push(Op::FrameAddress, Some(Type::Ptr)).unwrap();
+                let sp = self.b().push(Op::StackSave, Some(Type::Ptr)).unwrap();
+                let ra = self
+                    .b()
+                    .push(Op::BlockAddr(resume), Some(Type::Ptr))
+                    .unwrap();
+                self.b().store(fp, buf, 0, MemFlags::aligned(8));
+                self.b().store(ra, buf, 8, MemFlags::aligned(8));
+                self.b().store(sp, buf, 16, MemFlags::aligned(8));
+                for blk in [normal, resume] {
+                    if !self.fs().addressed.contains(&blk) {
+                        self.fs().addressed.push(blk);
+                    }
+                }
+                // Reach the normal path through an indirect jump whose targets include the
+                // resume block, so the resume block is part of the function's flow.
+                let na = self
+                    .b()
+                    .push(Op::BlockAddr(normal), Some(Type::Ptr))
+                    .unwrap();
+                let i = Inst(self.b().func.insts.len() as u32);
+                self.b().push(
+                    Op::IndirectJump {
+                        addr: na,
+                        targets: vec![],
+                    },
+                    None,
+                );
+                self.fs().indirect.push(i);
+                self.b().func.calls_setjmp = true;
+                self.b().switch_to(normal);
+                let z = self.b().iconst(Type::I32, 0);
+                self.b().jump(done, vec![z]);
+                self.b().switch_to(resume);
+                let one = self.b().iconst(Type::I32, 1);
+                self.b().jump(done, vec![one]);
+                self.b().switch_to(done);
+                Rv::Scalar(r)
+            }
+            "longjmp" => {
+                let buf = self.scalar(args[0]);
+                self.effect(args[1]);
+                let fp = self.b().load(Type::Ptr, buf, 0, MemFlags::aligned(8));
+                let target = self.b().load(Type::Ptr, buf, 8, MemFlags::aligned(8));
+                let sp = self.b().load(Type::Ptr, buf, 16, MemFlags::aligned(8));
+                self.b().push(Op::NonLocalGoto { fp, sp, target }, None);
+                self.ensure_open();
+                Rv::Void
+            }
             "frame_address" | "return_address" => {
                 // Frames are chained through the saved frame pointers; the return address
                 // sits one word above a frame's address.

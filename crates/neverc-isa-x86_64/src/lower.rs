@@ -1523,6 +1523,30 @@ impl<'a> Lower<'a> {
                 Ok(())
             }
             Op::Return(vals) => self.lower_return(vals),
+            Op::NonLocalGoto { fp, sp, target } => {
+                // Into another activation's frame: its frame and stack pointers, then its
+                // landing pad (the address it took). Nothing here is live afterwards.
+                let (rf, rs, rt) = (self.reg(*fp)?, self.reg(*sp)?, self.reg(*target)?);
+                let mut b = B::default();
+                let (gf, gs, gt) = (b.use_g(rf), b.use_g(rs), b.use_g(rt));
+                b.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Reg(gs),
+                    dst: Rm::Reg(Gpr::RSP),
+                });
+                b.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Reg(gf),
+                    dst: Rm::Reg(Gpr::RBP),
+                });
+                b.i(Inst::JmpInd {
+                    target: Rm::Reg(gt),
+                });
+                let mut vi = b.vinst();
+                vi.term = Term::Trap;
+                self.push(vi);
+                Ok(())
+            }
             Op::Unreachable | Op::Trap => {
                 let mut b = B::default();
                 b.i(Inst::Ud2);
