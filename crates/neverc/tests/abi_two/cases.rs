@@ -161,7 +161,7 @@ fn type_tags(t: &Type, m: Machine, pos: &str, top: bool, tags: &mut BTreeSet<Str
         Type::Array(e, n) => {
             if *n > 1 && matches!(**e, Type::Record(_)) {
                 let natural = natural_align(e, m);
-                if natural > 1 && layout(e, m).size % natural != 0 {
+                if natural > 1 && !layout(e, m).size.is_multiple_of(natural) {
                     // Members of the later elements lie misaligned (FINDINGS.md F9).
                     tag("array_of_misaligning_records");
                 }
@@ -237,7 +237,7 @@ fn misaligned_union(t: &Type, m: Machine, at: u64) -> bool {
         }
         Type::Record(r) => {
             let size = layout(t, m).size;
-            if r.is_union && [2, 4, 8, 16].contains(&size) && at % size != 0 {
+            if r.is_union && [2, 4, 8, 16].contains(&size) && !at.is_multiple_of(size) {
                 return true;
             }
             // Also a union with a member (a bit-field too, named or not) whose declared
@@ -249,7 +249,7 @@ fn misaligned_union(t: &Type, m: Machine, at: u64) -> bool {
                     } else {
                         natural_align(&f.ty, m)
                     };
-                    at % a != 0
+                    !at.is_multiple_of(a)
                 })
             {
                 return true;
