@@ -9,6 +9,7 @@
 //! the verifier ([`verify`]) and the text printer ([`print`]) behind `-fdump-ir`.
 
 mod builder;
+pub mod opt;
 mod print;
 mod verify;
 

@@ -251,6 +251,21 @@ fn compile_one(
         }
     };
     pp.finish();
+    let mut module = module;
+    if opts.opt_level != OptLevel::O0 {
+        neverc_ir::opt::mem2reg_module(&mut module);
+        if cfg!(debug_assertions) {
+            for f in &module.functions {
+                if let Err(e) = neverc_ir::verify(f) {
+                    eprintln!(
+                        "{name}: error: internal error: the IR of '{}' failed verification after mem2reg ({e})",
+                        module.sym(f.sym).name
+                    );
+                    return None;
+                }
+            }
+        }
+    }
     if opts.fflags.iter().any(|f| f == "dump-ir") {
         print!("{}", neverc_ir::print_module(&module));
     }

@@ -1,0 +1,395 @@
+//! Optimisation passes over the IR.
+//!
+//! `mem2reg` promotes stack slots that are only loaded and stored whole to SSA values
+//! (block parameters at the iterated dominance frontier of the stores, renamed along the
+//! dominator tree), which is what turns irgen's "every local in memory" code into
+//! register code at -O1.
+
+use crate::*;
+
+impl Op {
+    /// Every value operand, mutably (the order of [`Op::for_each_operand`]).
+    pub fn for_each_operand_mut(&mut self, mut f: impl FnMut(&mut Value)) {
+        match self {
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_)
+            | Op::StackSave
+            | Op::FrameAddress
+            | Op::Fence
+            | Op::Unreachable
+            | Op::Trap => {}
+            Op::Unary { arg, .. } | Op::Conv { arg, .. } => f(arg),
+            Op::Binary { a, b, .. } | Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
+                f(a);
+                f(b)
+            }
+            Op::Select { cond, a, b } => {
+                f(cond);
+                f(a);
+                f(b)
+            }
+            Op::Load { addr, .. } => f(addr),
+            Op::Store { value, addr, .. } => {
+                f(value);
+                f(addr)
+            }
+            Op::Call { callee, args, .. } => {
+                if let Callee::Indirect(c) = callee {
+                    f(c)
+                }
+                args.iter_mut().for_each(f)
+            }
+            Op::Copy { dst, src, .. } => {
+                f(dst);
+                f(src)
+            }
+            Op::Zero { dst, .. } => f(dst),
+            Op::Alloca { size, .. } => f(size),
+            Op::StackRestore(v) | Op::VaStart(v) => f(v),
+            Op::AtomicRmw { addr, value, .. } => {
+                f(addr);
+                f(value)
+            }
+            Op::AtomicCas {
+                addr,
+                expected,
+                new,
+                ..
+            } => {
+                f(addr);
+                f(expected);
+                f(new)
+            }
+            Op::Jump(bc) => bc.args.iter_mut().for_each(f),
+            Op::Branch { cond, then, els } => {
+                f(cond);
+                then.args.iter_mut().for_each(&mut f);
+                els.args.iter_mut().for_each(f)
+            }
+            Op::Switch { value, .. } => f(value),
+            Op::IndirectJump { addr, .. } => f(addr),
+            Op::Return(vs) => vs.iter_mut().for_each(f),
+            Op::NonLocalGoto { fp, sp, target } => {
+                f(fp);
+                f(sp);
+                f(target)
+            }
+        }
+    }
+}
+
+/// Promotes every promotable slot of every function of the module.
+pub fn mem2reg_module(m: &mut Module) {
+    for f in &mut m.functions {
+        mem2reg(f);
+    }
+}
+
+/// Promotes the slots whose address is used only as the address of whole, non-volatile
+/// loads and stores of one type. Functions that call `setjmp` keep their slots (a value
+/// in a register would not survive the second return).
+pub fn mem2reg(f: &mut Function) {
+    if f.calls_setjmp || f.slots.is_empty() {
+        return;
+    }
+    let nslots = f.slots.len();
+    // Which slot each slot-address value names.
+    let mut addr_of: Vec<Option<Slot>> = vec![None; f.values.len()];
+    for d in &f.insts {
+        if let (Op::SlotAddr(s), Some(r)) = (&d.op, d.result) {
+            addr_of[r.index()] = Some(*s);
+        }
+    }
+    // Promotable: every use of its addresses is a load/store at offset 0 of one type.
+    let mut ty: Vec<Option<Type>> = vec![None; nslots];
+    let mut ok = vec![true; nslots];
+    for b in &f.blocks {
+        for &i in &b.insts {
+            let op = &f.inst(i).op;
+            let mut check = |v: Value, allowed: Option<Type>| {
+                if let Some(s) = addr_of[v.index()] {
+                    match allowed {
+                        Some(t) if ty[s.index()].is_none_or(|x| x == t) => ty[s.index()] = Some(t),
+                        _ => ok[s.index()] = false,
+                    }
+                }
+            };
+            match op {
+                Op::Load {
+                    ty: t,
+                    addr,
+                    offset,
+                    flags,
+                } => check(*addr, (*offset == 0 && !flags.volatile).then_some(*t)),
+                Op::Store {
+                    value,
+                    addr,
+                    offset,
+                    flags,
+                } => {
+                    check(*value, None);
+                    let t = f.value_type(*value);
+                    check(*addr, (*offset == 0 && !flags.volatile).then_some(t));
+                }
+                other => other.for_each_operand(|v| check(v, None)),
+            }
+        }
+    }
+    for (s, t) in ty.iter().enumerate() {
+        match t {
+            // x87 and binary128 values stay in memory (the back end keeps them there).
+            Some(t)
+                if ok[s]
+                    && !matches!(t, Type::F80 | Type::F128)
+                    && u64::from(t.bytes()) <= f.slots[s].size => {}
+            _ => ok[s] = false,
+        }
+    }
+    let promoted: Vec<usize> = (0..nslots).filter(|&s| ok[s]).collect();
+    if promoted.is_empty() {
+        return;
+    }
+    let idom = crate::verify::dominators(f);
+    let nb = f.blocks.len();
+    let succs: Vec<Vec<usize>> = (0..nb)
+        .map(|b| {
+            f.terminator(Block(b as u32))
+                .map(|t| t.successors().iter().map(|s| s.index()).collect())
+                .unwrap_or_default()
+        })
+        .collect();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    let mut needs_plain_edges = vec![false; nb];
+    for (b, ss) in succs.iter().enumerate() {
+        if idom[b].is_none() {
+            continue;
+        }
+        let term = f.terminator(Block(b as u32)).unwrap();
+        let plain = matches!(term, Op::Jump(_) | Op::Branch { .. });
+        for &s in ss {
+            preds[s].push(b);
+            if !plain {
+                needs_plain_edges[s] = true;
+            }
+        }
+    }
+    // Dominance frontiers.
+    let mut df: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for b in 0..nb {
+        if idom[b].is_none() || preds[b].len() < 2 {
+            continue;
+        }
+        for &p in &preds[b] {
+            let mut r = p;
+            while Some(r) != idom[b] && idom[r].is_some() {
+                if !df[r].contains(&b) {
+                    df[r].push(b);
+                }
+                if idom[r] == Some(r) {
+                    break;
+                }
+                r = idom[r].unwrap();
+            }
+        }
+    }
+    // Where each slot needs a block parameter: the iterated frontier of its stores.
+    let mut phis: Vec<Vec<usize>> = vec![Vec::new(); nb]; // block -> slots
+    let mut keep = ok.clone();
+    for &s in &promoted {
+        let mut work: Vec<usize> = Vec::new();
+        for (b, bd) in f.blocks.iter().enumerate() {
+            if idom[b].is_none() {
+                continue;
+            }
+            if bd.insts.iter().any(|&i| {
+                matches!(&f.inst(i).op, Op::Store { addr, .. } if addr_of[addr.index()] == Some(Slot(s as u32)))
+            }) {
+                work.push(b);
+            }
+        }
+        let mut has = vec![false; nb];
+        while let Some(b) = work.pop() {
+            for &d in &df[b] {
+                if !has[d] {
+                    has[d] = true;
+                    work.push(d);
+                }
+            }
+        }
+        // A parameter on a block entered by a switch or an indirect jump cannot be
+        // passed: leave that slot in memory.
+        if (0..nb).any(|b| has[b] && needs_plain_edges[b]) || has[0] {
+            keep[s] = false;
+            continue;
+        }
+        for (b, h) in has.iter().enumerate() {
+            if *h {
+                phis[b].push(s);
+            }
+        }
+    }
+    let promoted: Vec<usize> = promoted.into_iter().filter(|&s| keep[s]).collect();
+    if promoted.is_empty() {
+        return;
+    }
+    let is_promoted = |s: Slot| keep[s.index()];
+    // Block parameters for the phis.
+    let mut phi_param: Vec<Vec<(usize, Value)>> = vec![Vec::new(); nb];
+    for (b, slots) in phis.iter().enumerate() {
+        for &s in slots {
+            let t = ty[s].unwrap();
+            let idx = f.blocks[b].params.len() as u32;
+            f.values.push(ValueData {
+                ty: t,
+                def: ValueDef::Param(Block(b as u32), idx),
+            });
+            let v = Value(f.values.len() as u32 - 1);
+            f.blocks[b].params.push(v);
+            phi_param[b].push((s, v));
+        }
+    }
+    // Undefined reads get zero, made at the top of the entry block.
+    let mut undef: Vec<Option<Value>> = vec![None; nslots];
+    let mut entry_consts = Vec::new();
+    for &s in &promoted {
+        let t = ty[s].unwrap();
+        let op = if t.is_int() {
+            Op::Iconst { ty: t, imm: 0 }
+        } else {
+            Op::Fconst { ty: t, bits: 0 }
+        };
+        let inst = Inst(f.insts.len() as u32);
+        f.values.push(ValueData {
+            ty: t,
+            def: ValueDef::Result(inst, 0),
+        });
+        let v = Value(f.values.len() as u32 - 1);
+        f.insts.push(InstData {
+            op,
+            result: Some(v),
+        });
+        entry_consts.push(inst);
+        undef[s] = Some(v);
+    }
+    for (k, i) in entry_consts.into_iter().enumerate() {
+        f.blocks[0].insts.insert(k, i);
+    }
+    // Rename along the dominator tree.
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for b in 1..nb {
+        if let Some(p) = idom[b] {
+            if p != b {
+                children[p].push(b);
+            }
+        }
+    }
+    let mut subst: Vec<Option<Value>> = vec![None; f.values.len()];
+    let mut cur: Vec<Vec<Value>> = vec![Vec::new(); nslots];
+    let mut dead: Vec<bool> = vec![false; f.insts.len()];
+    // Explicit stack: (block, entered?) with the counts pushed per slot to pop on exit.
+    let mut stack: Vec<(usize, bool, Vec<usize>)> = vec![(0, false, Vec::new())];
+    while let Some((b, entered, pushed)) = stack.pop() {
+        if entered {
+            for s in pushed {
+                cur[s].pop();
+            }
+            continue;
+        }
+        let mut pushed_here = Vec::new();
+        for &(s, v) in &phi_param[b] {
+            cur[s].push(v);
+            pushed_here.push(s);
+        }
+        let insts = f.blocks[b].insts.clone();
+        for i in insts {
+            // Operands first get earlier substitutions.
+            let mut op = std::mem::replace(&mut f.insts[i.index()].op, Op::Unreachable);
+            op.for_each_operand_mut(|v| {
+                while let Some(w) = subst[v.index()] {
+                    *v = w;
+                }
+            });
+            match &op {
+                Op::Load { addr, .. } => {
+                    if let Some(s) = addr_of
+                        .get(addr.index())
+                        .copied()
+                        .flatten()
+                        .filter(|s| is_promoted(*s))
+                    {
+                        let val = cur[s.index()].last().copied().or(undef[s.index()]).unwrap();
+                        let r = f.insts[i.index()].result.unwrap();
+                        subst[r.index()] = Some(val);
+                        dead[i.index()] = true;
+                    }
+                }
+                Op::Store { value, addr, .. } => {
+                    if let Some(s) = addr_of
+                        .get(addr.index())
+                        .copied()
+                        .flatten()
+                        .filter(|s| is_promoted(*s))
+                    {
+                        cur[s.index()].push(*value);
+                        pushed_here.push(s.index());
+                        dead[i.index()] = true;
+                    }
+                }
+                _ => {}
+            }
+            f.insts[i.index()].op = op;
+        }
+        // Arguments for the successors' new parameters.
+        if let Some(&last) = f.blocks[b].insts.last() {
+            let mut op = std::mem::replace(&mut f.insts[last.index()].op, Op::Unreachable);
+            let add = |bc: &mut BlockCall| {
+                for &(s, _) in &phi_param[bc.block.index()] {
+                    let v = cur[s].last().copied().or(undef[s]).unwrap();
+                    bc.args.push(v);
+                }
+            };
+            match &mut op {
+                Op::Jump(bc) => add(bc),
+                Op::Branch { then, els, .. } => {
+                    add(then);
+                    add(els)
+                }
+                _ => {}
+            }
+            f.insts[last.index()].op = op;
+        }
+        stack.push((b, true, pushed_here));
+        for &c in children[b].iter().rev() {
+            stack.push((c, false, Vec::new()));
+        }
+    }
+    // Unreachable blocks keep their code; substitute there too.
+    for (b, bd) in f.blocks.iter().enumerate() {
+        if idom[b].is_some() {
+            continue;
+        }
+        for &i in &bd.insts {
+            f.insts[i.index()].op.for_each_operand_mut(|v| {
+                while let Some(w) = subst[v.index()] {
+                    *v = w;
+                }
+            });
+        }
+    }
+    for bd in &mut f.blocks {
+        bd.insts.retain(|i| !dead[i.index()]);
+    }
+    // The removed instructions leave the arena inert (passes that scan every
+    // instruction must not see their operands).
+    for (i, d) in dead.iter().enumerate() {
+        if *d {
+            f.insts[i] = InstData {
+                op: Op::Unreachable,
+                result: None,
+            };
+        }
+    }
+}
