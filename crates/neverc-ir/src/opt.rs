@@ -279,8 +279,8 @@ pub fn mem2reg(f: &mut Function) {
     }
     // Rename along the dominator tree.
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); nb];
-    for b in 1..nb {
-        if let Some(p) = idom[b] {
+    for (b, d) in idom.iter().enumerate().skip(1) {
+        if let Some(p) = *d {
             if p != b {
                 children[p].push(b);
             }
