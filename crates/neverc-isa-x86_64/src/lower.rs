@@ -2876,7 +2876,14 @@ impl<'a> Lower<'a> {
         let Some(save) = self.va_save else {
             return Err(self.err("va_start outside a variadic function"));
         };
-        let mut gp = 0;
+        // The hidden result pointer of a function returning in memory takes a register
+        // too (rdi), so named GPRs start after it.
+        let mut gp = f
+            .plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET) && matches!(l.place, Place::Reg(r) if r < 16))
+            .count() as i64;
         let mut fp = 0;
         let mut stack_end = 0u32;
         for l in &f.plan.arguments {

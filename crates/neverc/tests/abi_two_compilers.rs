@@ -57,7 +57,6 @@ const EXCLUDED: &[(&str, &str)] = &[
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
     ("ret:scalar_complex_long_double", "F4"),
-    ("sig:variadic_sret", "F5"),
     ("*:misaligned_union_member", "F6"),
     ("*:unnamed_packed_bitfield", "F8"),
     ("*:array_of_misaligning_records", "F9"),
