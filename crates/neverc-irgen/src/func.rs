@@ -116,6 +116,20 @@ impl<'a> Gen<'a> {
         let Some((o, params)) = self.t.functions.get(&d).cloned() else {
             return;
         };
+        // `extern inline` with GNU semantics (`gnu_inline`, or GNU89 mode) defines the
+        // function for inlining only: the program's other definition is the real one.
+        let sp = ast.spec(*specs);
+        if sp.inline && sp.storage == Some(neverc_front::parse::ast::Storage::Extern) {
+            let gnu = self.opts.gnu89_inline
+                || sp
+                    .attrs
+                    .iter()
+                    .chain(decl.attrs.iter())
+                    .any(|a| self.attr_name(a) == "gnu_inline");
+            if gnu {
+                return;
+            }
+        }
         if o == u32::MAX {
             return;
         }

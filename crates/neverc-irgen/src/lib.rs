@@ -35,6 +35,9 @@ pub struct Options {
     pub common: bool,
     /// `-fno-builtin`: library functions are only calls.
     pub no_builtin: bool,
+    /// GNU89 inline semantics (`-std=gnu89`/`c89`, `-fgnu89-inline`): an `extern inline`
+    /// definition is only for inlining and emits no function.
+    pub gnu89_inline: bool,
 }
 
 /// Generates the module of one translation unit.

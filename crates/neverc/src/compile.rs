@@ -233,6 +233,7 @@ fn compile_one(
     let irgen_opts = neverc_irgen::Options {
         common: opts.fflags.iter().any(|f| f == "common"),
         no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),
+        gnu89_inline: opts.gnu89_inline || opts.std.version == 0,
     };
     let module = match neverc_irgen::generate(
         &ast,

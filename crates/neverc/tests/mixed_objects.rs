@@ -15,10 +15,6 @@
 //!
 //! neverc compiles at `-O1` or `-O0` (for `exe`, by the parity of the number of files it
 //! compiles, so that each file meets both levels; libraries are built at both levels).
-//! At `-O1` it also gets `-D__NO_INLINE__`: glibc's headers then define no `extern
-//! inline` functions, which neverc would emit as global definitions (FINDINGS.md F7,
-//! `multiple definition of 'atoi'` when two neverc objects are linked);
-//! `NEVERC_MIXED_ALL=1` drops this workaround.
 //!
 //! `tests/mixed/known-failures.txt` lists builds expected to fail (`program
 //! config-substring`, each naming its finding in `tests/abi-two/FINDINGS.md`); the test
@@ -105,11 +101,6 @@ fn run(cmd: &mut Command) -> Result<String, String> {
     Ok(text)
 }
 
-/// `NEVERC_MIXED_ALL=1`: no workaround.
-fn all() -> bool {
-    std::env::var("NEVERC_MIXED_ALL").is_ok_and(|v| v == "1")
-}
-
 /// `(program, substring)` of the builds expected to fail.
 fn known_failures() -> Vec<(String, String)> {
     let text = std::fs::read_to_string(root().join("known-failures.txt")).unwrap_or_default();
@@ -137,10 +128,6 @@ impl Build<'_> {
             Cc::Gcc => c.args(["-O1", "-w"]),
             Cc::Neverc => c.args([self.opt, "-w"]),
         };
-        if cc == Cc::Neverc && self.opt == "-O1" && !all() {
-            // Workaround for F7 (see the module documentation).
-            c.arg("-D__NO_INLINE__");
-        }
         if pic {
             c.arg("-fPIC");
         }
