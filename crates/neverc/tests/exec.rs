@@ -30,6 +30,8 @@ const OPT_LEVELS: [&str; 2] = ["-O0", "-O1"];
 const RUN_TIMEOUT: Duration = Duration::from_secs(10);
 const COMPILE_TIMEOUT: Duration = Duration::from_secs(120);
 
+/// A case's index and its outcome (an error text on failure).
+type CaseResult = (usize, Result<(), String>);
 fn corpus_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/exec")
 }
@@ -296,7 +298,7 @@ fn execution_corpus() {
 
     let cases = Arc::new(cases);
     let next = Arc::new(AtomicUsize::new(0));
-    let results: Arc<Mutex<Vec<(usize, Result<(), String>)>>> = Arc::new(Mutex::new(Vec::new()));
+    let results: Arc<Mutex<Vec<CaseResult>>> = Arc::new(Mutex::new(Vec::new()));
     let workers: Vec<_> = (0..jobs.min(cases.len()))
         .map(|_| {
             let (cases, next, results) = (cases.clone(), next.clone(), results.clone());
