@@ -1431,7 +1431,31 @@ impl<'a> Gen<'a> {
                 }
                 None
             }
-            ExprKind::Comma(..) | ExprKind::Call(..) => None,
+            ExprKind::Call(f, args) => {
+                // The constant-valued float builtins.
+                let ExprKind::Ident(s) = self.ast.expr(*f).kind else {
+                    return None;
+                };
+                let n = self.name(s);
+                let n = n.strip_prefix("__builtin_")?;
+                let base = n.trim_end_matches(['f', 'l']);
+                match base {
+                    "inf" | "huge_val" => Some(CVal::Float(f64::INFINITY)),
+                    "nan" | "nans" if args.len() == 1 => Some(CVal::Float(f64::NAN)),
+                    "copysign" if args.len() == 2 => {
+                        let f = |v: CVal| match v {
+                            CVal::Float(x) => Some(x),
+                            CVal::Int(i) => Some(i as f64),
+                            _ => None,
+                        };
+                        let a = f(self.const_expr(args[0])?)?;
+                        let b = f(self.const_expr(args[1])?)?;
+                        Some(CVal::Float(a.copysign(b)))
+                    }
+                    _ => None,
+                }
+            }
+            ExprKind::Comma(..) => None,
             ExprKind::Generic(..) => {
                 let c = *self.t.generic_choice.get(&e)?;
                 self.const_expr(c)

@@ -2344,7 +2344,13 @@ impl<'a> Gen<'a> {
             "fabs" | "sqrt" | "floor" | "ceil" | "copysign" | "fmax" | "fmin" | "sin" | "cos"
             | "exp" | "log" | "pow" | "atan" | "atan2" | "fmod" | "ldexp" | "frexp" | "modf"
             | "trunc" | "round" | "nearbyint" | "rint" => dbl,
-            "fabsf" | "sqrtf" | "floorf" | "ceilf" | "copysignf" | "fmaxf" | "fminf" => flt,
+            "fabsf" | "sqrtf" | "floorf" | "ceilf" | "copysignf" | "fmaxf" | "fminf" | "truncf"
+            | "roundf" => flt,
+            "fabsl" | "sqrtl" | "floorl" | "ceill" | "copysignl" | "fmaxl" | "fminl" | "truncl"
+            | "roundl" => {
+                let k = FloatK::LongDouble;
+                self.float_kind_type(k)
+            }
             _ => return None,
         })
     }
@@ -2915,7 +2921,9 @@ impl<'a> Gen<'a> {
             | "isnormal" | "isgreater" | "isless" | "isgreaterequal" | "islessequal"
             | "islessgreater" | "isunordered" | "fpclassify" | "isinff" | "isinfl" | "signbitf"
             | "signbitl" | "isnanf" | "isnanl" | "finite" | "finitef" | "finitel" | "strspn"
-            | "strcspn" | "strpbrk" | "index" | "rindex" | "bzero" | "bcmp" | "ffsimax" => {
+            | "strcspn" | "strpbrk" | "index" | "rindex" | "bzero" | "bcmp" | "ffsimax"
+            | "fmaxf" | "fminf" | "fmaxl" | "fminl" | "floorf" | "floorl" | "ceilf" | "ceill"
+            | "trunc" | "truncf" | "truncl" | "round" | "roundf" | "roundl" => {
                 self.libcall_builtin(e, name, args)
             }
             _ => {
@@ -3129,6 +3137,22 @@ impl<'a> Gen<'a> {
             }
             if name == "calloc" {
                 ps.iter_mut().for_each(|p| *p = ulong);
+            }
+            // The math functions take their own float type, not promoted arguments.
+            let math = [
+                "fabs", "sqrt", "copysign", "floor", "ceil", "fmax", "fmin", "trunc", "round",
+            ];
+            if let Some(base) = math.iter().find(|m| name.starts_with(*m)) {
+                let k = match &name[base.len()..] {
+                    "f" => Some(FloatK::Float),
+                    "l" => Some(FloatK::LongDouble),
+                    "" => Some(FloatK::Double),
+                    _ => None,
+                };
+                if let Some(k) = k {
+                    let ft = self.float_kind_type(k);
+                    ps.iter_mut().for_each(|p| *p = ft);
+                }
             }
             (ty_ret, ps)
         };

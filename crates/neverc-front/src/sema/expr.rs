@@ -589,9 +589,13 @@ impl<'a> Sema<'a> {
             "inf" | "huge_val" | "nan" | "nans" | "fabs" | "sqrt" | "copysign" | "floor"
             | "ceil" | "fmax" | "fmin" | "powi" | "trunc" | "round" => fl(self, FloatK::Double),
             "inff" | "huge_valf" | "nanf" | "nansf" | "fabsf" | "sqrtf" | "copysignf"
-            | "floorf" | "ceilf" | "fmaxf" | "fminf" | "powif" => fl(self, FloatK::Float),
+            | "floorf" | "ceilf" | "fmaxf" | "fminf" | "powif" | "truncf" | "roundf" => {
+                fl(self, FloatK::Float)
+            }
             "infl" | "huge_vall" | "nanl" | "nansl" | "fabsl" | "sqrtl" | "copysignl"
-            | "floorl" | "ceill" | "fmaxl" | "fminl" | "powil" => fl(self, FloatK::LongDouble),
+            | "floorl" | "ceill" | "fmaxl" | "fminl" | "powil" | "truncl" | "roundl" => {
+                fl(self, FloatK::LongDouble)
+            }
             "memcpy"
             | "memset"
             | "memmove"
