@@ -693,3 +693,32 @@ fn mips_o32_variadic_and_empty_arguments_end_fp_registers() {
     let p = plan(MIPS, &Signature::new(Type::structure([]), [Type::int()]));
     assert_eq!(show(MIPS, &p, true), "0.0+4:$4[sret] 0.0+4:$2[sretout]");
 }
+
+/// gcc 12's rules the two-compiler test found (tests/abi-two/FINDINGS.md F6, F9): a
+/// 2-byte union at an odd offset makes the record MEMORY; an array of packed records is
+/// classified by its first element, so its later, misaligned floats do not.
+#[test]
+fn sysv_misaligned_unions_and_arrays_of_packed_records() {
+    // union U { unsigned : 13; }; struct S { char m1; union U m2; };  (short z after it)
+    let u = Type::Record(Box::new(Record {
+        is_union: true,
+        fields: vec![Field::bitfield(None, Type::Int(IntKind::UInt), 13)],
+        ..Record::default()
+    }));
+    let s = rec(vec![f("m1", Type::Int(IntKind::Char)), f("m2", u)]);
+    assert_eq!(
+        args(X64, vec![s, Type::Int(IntKind::Short)]),
+        "0.0+3:s0 1.0+2:rdi[sext32]"
+    );
+    // #pragma pack(1) struct P { float f; char c; }; struct T { struct P p[3]; };
+    let p = Type::Record(Box::new(Record {
+        fields: vec![f("f", Type::float()), f("c", Type::Int(IntKind::Char))],
+        pack: Some(1),
+        ..Record::default()
+    }));
+    let t = rec(vec![f("p", Type::array(p, 3))]);
+    assert_eq!(
+        args(X64, vec![Type::Int(IntKind::Short), t]),
+        "0.0+2:rdi[sext32] 1.0+8:rsi 1.8+7:rdx"
+    );
+}

@@ -57,9 +57,7 @@ const EXCLUDED: &[(&str, &str)] = &[
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
     ("ret:scalar_complex_long_double", "F4"),
-    ("*:misaligned_union_member", "F6"),
     ("*:unnamed_packed_bitfield", "F8"),
-    ("*:array_of_misaligning_records", "F9"),
     ("va:dataless_record", "F10"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
     ("va:record_align16_in_gpr", "G1"),
