@@ -78,10 +78,6 @@ pub fn run(args: Vec<String>) -> i32 {
             return 0;
         }
     }
-    if opts.print_abi {
-        error("--print-abi is not available yet (the neverc-abi library is being built)");
-        return 1;
-    }
     if opts.inputs.is_empty() {
         fatal("no input files");
         return 1;
@@ -111,6 +107,9 @@ pub fn run(args: Vec<String>) -> i32 {
         }
     };
     let opts_ref = &opts;
+    if opts.print_abi || opts.print_abi_json {
+        return crate::print_abi::print_abi(&opts, target, resource.as_ref());
+    }
     match opts.stage {
         Stage::Preprocess => preprocess_all(&opts, target, resource.as_ref()),
         Stage::SyntaxOnly

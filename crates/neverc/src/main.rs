@@ -7,6 +7,7 @@ mod driver;
 mod info;
 mod options;
 mod preprocess;
+mod print_abi;
 mod resource;
 
 fn main() {

@@ -315,3 +315,32 @@ fn freestanding_headers_are_neverc_own() {
         avr.stdout
     );
 }
+
+#[test]
+fn print_abi_tables_and_json() {
+    // A signature on the command line, for another target.
+    let o = neverc(&[
+        "--print-abi",
+        "--target=aarch64-linux-gnu",
+        "struct s { char c; double d; } f(int, struct s)",
+    ]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let text = o.stdout;
+    for line in [
+        "<command line>: target aarch64-linux-gnu, convention Aapcs64\n",
+        "struct s  (size 16, align 8)\n",
+        "       0      1  c: char\n       1      7  (padding)\n       8      8  d: double\n",
+        "struct s f(int, struct s)\n  result: struct s      bytes   0..8    x0\n  result: struct s      bytes   8..16   x1\n  argument 1: int       bytes   0..4    x0\n  argument 2: struct s  bytes   0..8    x1\n  argument 2: struct s  bytes   8..16   x2\n  stack area 0 bytes; callee-saved x19 x20 x21 x22 x23 x24 x25 x26 x27 x28 x29 v8 v9 v10 v11 v12 v13 v14 v15\n",
+    ] {
+        assert!(text.contains(line), "missing {line:?} in\n{text}");
+    }
+    // JSON: the same plan, machine-readable.
+    let o = neverc(&["-fprint-abi=json", "double g(double, long)"]);
+    assert_eq!(o.code, 0);
+    assert!(o.stdout.starts_with(
+        "{\"file\":\"<command line>\",\"target\":\"x86_64-linux-gnu\",\"convention\":\"SysV64\",\"records\":[],\"functions\":[{\"name\":\"g\",\"type\":\"double(double, long int)\",\"plan\":\"neverc-cc-plan-v1;"
+    ), "{}", o.stdout);
+    assert!(o.stdout.contains(
+        "\"arguments\":[{\"value\":0,\"offset\":0,\"size\":8,\"place\":\"xmm0\",\"flags\":\"\"},{\"value\":1,\"offset\":0,\"size\":8,\"place\":\"rdi\",\"flags\":\"\"}]"
+    ), "{}", o.stdout);
+}
