@@ -722,3 +722,93 @@ fn sysv_misaligned_unions_and_arrays_of_packed_records() {
         "0.0+2:rdi[sext32] 1.0+8:rsi 1.8+7:rdx"
     );
 }
+
+/// The worked examples of Microsoft's "x64 calling convention" page (parameter passing
+/// and return values), in its words, as plans.
+#[test]
+fn win64_documented_examples() {
+    let i = Type::int;
+    let i64t = || Type::Int(IntKind::LongLong);
+    // func1(int a, int b, int c, int d, int e, int f);
+    // "a in RCX, b in RDX, c in R8, d in R9, f then e pushed on stack"
+    assert_eq!(
+        args(WIN, vec![i(), i(), i(), i(), i(), i()]),
+        "0.0+4:rcx 1.0+4:rdx 2.0+4:r8 3.0+4:r9 4.0+4:s32 5.0+4:s40"
+    );
+    // func2(int a, double b, int c, float d, int e, float f);
+    // "a in RCX, b in XMM1, c in R8, d in XMM3, f then e pushed on stack"
+    assert_eq!(
+        args(
+            WIN,
+            vec![i(), Type::double(), i(), Type::float(), i(), Type::float()]
+        ),
+        "0.0+4:rcx 1.0+8:xmm1 2.0+4:r8 3.0+4:xmm3 4.0+4:s32 5.0+4:s40"
+    );
+    // __int64 func1(int a, float b, int c, int d, int e);
+    // "a in RCX, b in XMM1, c in R8, d in R9, e pushed on stack, callee returns __int64
+    // result in RAX"
+    let sig = Signature::new(i64t(), [i(), Type::float(), i(), i(), i()]);
+    let p = plan(WIN, &sig);
+    assert_eq!(
+        show(WIN, &p, false),
+        "0.0+4:rcx 1.0+4:xmm1 2.0+4:r8 3.0+4:r9 4.0+4:s32"
+    );
+    assert_eq!(show(WIN, &p, true), "0.0+8:rax");
+    // struct Struct1 { int j, k, l; }; Struct1 func3(int a, double b, int c, float d);
+    // "Caller allocates memory for Struct1 returned and passes pointer in RCX, a in RDX,
+    // b in XMM2, c in R9, d pushed on the stack; callee returns pointer to Struct1 result
+    // in RAX"
+    let s1 = Type::structure(vec![i(), i(), i()]);
+    let p = plan(
+        WIN,
+        &Signature::new(s1, [i(), Type::double(), i(), Type::float()]),
+    );
+    assert_eq!(show(WIN, &p, true), "0.0+8:rcx[sret] 0.0+8:rax[sretout]");
+    assert_eq!(
+        show(WIN, &p, false),
+        "0.0+4:rdx 1.0+8:xmm2 2.0+4:r9 3.0+4:s32"
+    );
+    // struct Struct2 { int j, k; }; Struct2 func4(int a, double b, int c, float d);
+    // "a in RCX, b in XMM1, c in R8, and d in XMM3; callee returns Struct2 result by
+    // value in RAX"
+    let s2 = Type::structure(vec![i(), i()]);
+    let p = plan(
+        WIN,
+        &Signature::new(s2, [i(), Type::double(), i(), Type::float()]),
+    );
+    assert_eq!(
+        show(WIN, &p, false),
+        "0.0+4:rcx 1.0+8:xmm1 2.0+4:r8 3.0+4:xmm3"
+    );
+    assert_eq!(show(WIN, &p, true), "0.0+8:rax");
+    // Every call reserves the 32-byte home area.
+    assert_eq!(plan(WIN, &Signature::new(Type::Void, [])).stack, 32);
+}
+
+/// The rules Apple's "Writing ARM64 code for Apple platforms" states, with its examples.
+#[test]
+fn apple_arm64_documented_examples() {
+    let c = || Type::Int(IntKind::Char);
+    // "Function arguments may consume slots on the stack that are not multiples of 8
+    // bytes": void two_stack_args(char w0, ..., char w7, char s0, char s1);
+    // s0 at [sp], s1 at [sp+1].
+    let p: Vec<Type> = (0..10).map(|_| c()).collect();
+    let a = args(APPLE, p);
+    assert!(a.ends_with("7.0+1:x7[sext32] 8.0+1:s0 9.0+1:s1"), "{a}");
+    // "The caller of a function is responsible for sign or zero extending any argument
+    // with fewer than 32 bits" (in registers).
+    assert_eq!(args(APPLE, vec![c()]), "0.0+1:x0[sext32]");
+    assert_eq!(
+        args(APPLE, vec![Type::Int(IntKind::UShort)]),
+        "0.0+2:x0[zext32]"
+    );
+    // Variadic arguments: "the compiler places all variadic arguments on the stack",
+    // each in an 8-byte-aligned slot: printf(fmt, int, double).
+    let sig = Signature::variadic(Type::int(), [Type::Pointer, Type::int(), Type::double()], 1);
+    assert_eq!(
+        show(APPLE, &plan(APPLE, &sig), false),
+        "0.0+8:x0 1.0+4:s0[vararg] 2.0+8:s8[vararg]"
+    );
+    // "long double is a double-precision floating-point type".
+    assert_eq!(args(APPLE, vec![Type::long_double()]), "0.0+8:v0");
+}
