@@ -1553,17 +1553,20 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
     );
     for (k, e) in failures.iter().take(4) {
         let case = &cases[*k];
-        let mut deps = String::new();
-        for t in case.c_types.iter().chain([&case.c_ret]) {
-            if let Some(name) = t
-                .strip_prefix("struct ")
-                .or_else(|| t.strip_prefix("union "))
-            {
-                deps += &gen.closure(name);
-            } else if t.starts_with('V') {
-                deps += &gen.closure(t);
-            }
-        }
+        // Every generated type the signature names (records, vectors, array and aligned
+        // typedefs), with what they need, each defined once.
+        let roots: Vec<&str> = case
+            .c_types
+            .iter()
+            .chain([&case.c_ret])
+            .map(|t| {
+                t.strip_prefix("struct ")
+                    .or_else(|| t.strip_prefix("union "))
+                    .unwrap_or(t)
+            })
+            .filter(|n| gen.has_def(n))
+            .collect();
+        let deps = gen.closure_of(&roots);
         let named = case.sig.variadic.unwrap_or(case.c_types.len());
         let mut proto: Vec<String> = case.c_types[..named].to_vec();
         if case.sig.variadic.is_some() {

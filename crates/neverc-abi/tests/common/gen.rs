@@ -321,7 +321,17 @@ impl Gen {
 
     /// The definitions `name` needs, in order, with `name` last.
     pub fn closure(&self, name: &str) -> String {
-        let mut need = vec![name.to_string()];
+        self.closure_of(&[name])
+    }
+
+    /// Whether `name` is a definition of this generator (record, typedef or vector).
+    pub fn has_def(&self, name: &str) -> bool {
+        self.defs.iter().any(|(n, _)| n == name)
+    }
+
+    /// The definitions the named ones need, each once, in definition order.
+    pub fn closure_of(&self, names: &[&str]) -> String {
+        let mut need: Vec<String> = names.iter().map(|n| n.to_string()).collect();
         let mut i = 0;
         while i < need.len() {
             let idx = self.defs.iter().position(|(n, _)| *n == need[i]).unwrap();
