@@ -666,7 +666,7 @@ impl<'a> Lower<'a> {
         for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
             for l in p.arguments.iter().chain(p.returns.iter()) {
                 if let Place::Reg(r) = l.place {
-                    if dwarf_to_preg(r).is_none() && r != 33 {
+                    if dwarf_to_preg(r).is_none() && r != 33 && r != 34 {
                         return Err(self.err(&format!("a plan location in register {r}")));
                     }
                 }
@@ -3129,7 +3129,9 @@ impl<'a> Lower<'a> {
             let Some(&v) = results.get(ri) else { break };
             ri += 1;
             match loc.place {
-                Place::Reg(33) => {
+                // st0, then st1 (a complex long double's imaginary part), each popped in
+                // turn: after the first pop the second is in st0.
+                Place::Reg(33 | 34) => {
                     let h = self.f80_home(v);
                     b.i(Inst::X87Mem {
                         op: X87MemOp::Fstpt,
@@ -3453,6 +3455,27 @@ impl<'a> Lower<'a> {
         let f = self.f;
         let mut b = B::default();
         let mut i = 0;
+        // x87 results are pushed last first, so st0 ends up holding the first (st1 the
+        // imaginary part of a complex long double).
+        let mut x87 = Vec::new();
+        for loc in &f.plan.returns {
+            if loc.flags.contains(Flags::SRET) {
+                continue;
+            }
+            let Some(&v) = vals.get(i) else { break };
+            i += 1;
+            if matches!(loc.place, Place::Reg(33 | 34)) {
+                x87.push(v);
+            }
+        }
+        for &v in x87.iter().rev() {
+            let h = self.f80_home(v);
+            b.i(Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem: h,
+            });
+        }
+        let mut i = 0;
         for loc in &f.plan.returns {
             if loc.flags.contains(Flags::SRET) {
                 continue;
@@ -3460,13 +3483,7 @@ impl<'a> Lower<'a> {
             let Some(&v) = vals.get(i) else { break };
             i += 1;
             match loc.place {
-                Place::Reg(33) => {
-                    let h = self.f80_home(v);
-                    b.i(Inst::X87Mem {
-                        op: X87MemOp::Fldt,
-                        mem: h,
-                    });
-                }
+                Place::Reg(33 | 34) => {}
                 Place::Reg(r) => {
                     let ArgV::Reg(rv) = self.extend_for(v, loc.flags)?;
                     b.fixed_use(rv, dwarf_to_preg(r).unwrap());

@@ -56,7 +56,6 @@ const EXCLUDED: &[(&str, &str)] = &[
     ("*:aligned_typedef", "F1"),
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
-    ("ret:scalar_complex_long_double", "F4"),
     ("*:unnamed_packed_bitfield", "F8"),
     ("va:dataless_record", "F10"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
