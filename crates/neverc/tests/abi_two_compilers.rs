@@ -57,7 +57,6 @@ const EXCLUDED: &[(&str, &str)] = &[
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
     ("*:unnamed_packed_bitfield", "F8"),
-    ("va:dataless_record", "F10"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
     ("va:record_align16_in_gpr", "G1"),
 ];
