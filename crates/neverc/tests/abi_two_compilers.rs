@@ -56,7 +56,6 @@ const EXCLUDED: &[(&str, &str)] = &[
     ("*:aligned_typedef", "F1"),
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
-    ("*:unnamed_packed_bitfield", "F8"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
     ("va:record_align16_in_gpr", "G1"),
 ];

@@ -1115,8 +1115,19 @@ impl<'a> Parser<'a> {
                 if let Some(d) = decl.as_mut() {
                     self.attributes(&mut d.attrs);
                 } else {
+                    // An unnamed bit-field's attributes (`int : 4 __attribute__((packed))`)
+                    // change its layout: keep them on an abstract declarator.
+                    let loc = self.tok().loc;
                     let mut a = Vec::new();
                     self.attributes(&mut a);
+                    if !a.is_empty() {
+                        decl = Some(Declarator {
+                            name: None,
+                            loc,
+                            derived: Vec::new(),
+                            attrs: a,
+                        });
+                    }
                 }
                 list.push(FieldDeclarator { decl, bits });
                 if !self.eat(P::Comma) {
