@@ -210,6 +210,11 @@ pub(crate) fn record_layout_in(rec: &Record, target: &Machine) -> RecordLayout {
             }
             Some(w) => {
                 let w = w as u64;
+                // An `aligned` bit-field is first placed at its alignment, then the rule
+                // below applies from there (gcc's `place_field` in that order).
+                if let Some(ua) = user_align {
+                    bitpos = round_up(bitpos, cap(ua));
+                }
                 if !packed && pack_bits.is_none() && pcc_bitfields(target) && type_align > 0 {
                     // Not more alignment units than the declared type has. Packed members
                     // (since gcc 4.4, even char ones) and `#pragma pack` drop the rule.
@@ -217,9 +222,6 @@ pub(crate) fn record_layout_in(rec: &Record, target: &Machine) -> RecordLayout {
                     if units > type_bits / type_align {
                         bitpos = round_up(bitpos, type_align);
                     }
-                }
-                if let Some(ua) = user_align {
-                    bitpos = round_up(bitpos, cap(ua));
                 }
                 if f.name.is_some() || anon_bitfield_aligns(target) {
                     let ta = if pack_bits.is_some() {

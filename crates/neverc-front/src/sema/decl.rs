@@ -446,7 +446,12 @@ impl<'a> Sema<'a> {
                             Some(d) => {
                                 let ty = self.declarator_type(base, d, None);
                                 let p = packed || has_attr(&d.attrs, "packed", &self.pp.interner);
-                                let a = attr_align(self, &d.attrs).or(salign);
+                                // The strictest of the declarator's and the specifiers'
+                                // `aligned`/`_Alignas` wins, as in gcc.
+                                let a = match (attr_align(self, &d.attrs), salign) {
+                                    (Some(a), Some(b)) => Some(a.max(b)),
+                                    (a, b) => a.or(b),
+                                };
                                 let ty = self.type_attrs(ty, &d.attrs);
                                 (d.name, ty, d.loc, p, a)
                             }
@@ -708,7 +713,11 @@ impl<'a> Sema<'a> {
             });
             consts.push(id);
         }
-        let short = has_attr(&e.attrs, "packed", &self.pp.interner);
+        // arm-none-eabi-gcc defaults to -fshort-enums (AAPCS bare metal; gcc's
+        // `arm_default_short_enums`: AAPCS-based and not the Linux variant).
+        let m = &self.types.machine;
+        let short = has_attr(&e.attrs, "packed", &self.pp.interner)
+            || (m.arch == neverc_target::Arch::Arm && m.os == neverc_target::Os::None);
         let neverc_abi::Type::Enum(k) = neverc_abi::Type::enumeration(lo, hi, short) else {
             unreachable!()
         };
