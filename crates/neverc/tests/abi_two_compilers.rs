@@ -54,6 +54,9 @@ const PER_FILE: usize = 200;
 /// position matches every position.
 const EXCLUDED: &[(&str, &str)] = &[
     ("*:aligned_typedef", "F1"),
+    // Partly fixed: the 2/4/8/16-byte shapes agree now; packed unions of other sizes at
+    // misaligned offsets still differ (seed 7 in FINDINGS.md).
+    ("*:misaligned_union_member", "F6"),
     ("*:vector", "F2"),
     ("*:scalar_float16", "F3"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
