@@ -245,3 +245,11 @@ fn va_opt_outside_a_variadic_macro_is_an_ordinary_name_with_a_warning() {
 "
     );
 }
+
+/// A directive among a macro's arguments may #undef the macro itself: the call still
+/// expands with the definition it started with (gcc's output), and nothing panics (found
+/// by scripts/fuzz-robustness.py).
+#[test]
+fn undef_among_the_arguments_of_the_macro_itself() {
+    expands_to("#define f(x) [x]\nf(1\n#undef f\n2)\nf(3)\n", "[1 2] f(3)");
+}

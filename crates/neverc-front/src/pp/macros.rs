@@ -142,14 +142,20 @@ impl Preprocessor {
                     return Expanded::No(tok);
                 }
                 let sym = tok.sym;
+                // The definition as it is now: a directive among the arguments may
+                // #undef or redefine the macro (gcc expands the definition it started
+                // with).
+                let (name, body) = match self.macros.get_mut(&sym) {
+                    Some(m) => {
+                        m.used = true;
+                        (m.name.clone(), m.body.clone())
+                    }
+                    None => return Expanded::No(tok),
+                };
                 let args = match self.collect_args(&tok, params.len(), variadic) {
                     ArgsResult::Ok(a) => a,
                     ArgsResult::Failed => return Expanded::No(tok),
                 };
-                let m = self.macros.get_mut(&sym).unwrap();
-                m.used = true;
-                let name = m.name.clone();
-                let body = m.body.clone();
                 let exp = self.sm.add_expansion(Expansion {
                     name: name.to_string(),
                     call: tok.loc,
@@ -169,7 +175,10 @@ impl Preprocessor {
                 | (name_tok.flags & (flags::PREV_WHITE | flags::BOL));
         }
         let empty = out.is_empty();
-        self.macros.get_mut(&name_tok.sym).unwrap().disabled = true;
+        // (The macro may be gone: an #undef among its own arguments.)
+        if let Some(m) = self.macros.get_mut(&name_tok.sym) {
+            m.disabled = true;
+        }
         self.contexts.push(Context {
             tokens: out,
             pos: 0,
