@@ -393,6 +393,27 @@ impl Op {
         )
     }
 
+    /// Without effects a program can rely on: removable when unused, movable past other
+    /// pure instructions (a non-volatile load included; a division that would trap is
+    /// undefined behaviour anyway).
+    pub fn is_pure(&self) -> bool {
+        match self {
+            Op::Load { flags, .. } => !flags.volatile,
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::Unary { .. }
+            | Op::Binary { .. }
+            | Op::Icmp { .. }
+            | Op::Fcmp { .. }
+            | Op::Conv { .. }
+            | Op::Select { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_) => true,
+            _ => false,
+        }
+    }
+
     /// Values the instruction reads, in a fixed order.
     pub fn operands(&self) -> Vec<Value> {
         let mut v = Vec::new();

@@ -846,21 +846,7 @@ impl<'a> Lower<'a> {
     /// that use counts, and with them compare fusion, see only live uses.
     fn remove_dead(&mut self) {
         let f = self.f;
-        let pure = |op: &Op| match op {
-            Op::Load { flags, .. } => !flags.volatile,
-            Op::Iconst { .. }
-            | Op::Fconst { .. }
-            | Op::Unary { .. }
-            | Op::Binary { .. }
-            | Op::Icmp { .. }
-            | Op::Fcmp { .. }
-            | Op::Conv { .. }
-            | Op::Select { .. }
-            | Op::SlotAddr(_)
-            | Op::SymAddr { .. }
-            | Op::BlockAddr(_) => true,
-            _ => false,
-        };
+        let pure = Op::is_pure;
         let mut work: Vec<ir::Inst> = (0..f.insts.len() as u32).map(ir::Inst).collect();
         while let Some(i) = work.pop() {
             let d = f.inst(i);
@@ -976,21 +962,7 @@ impl<'a> Lower<'a> {
     /// operation's memory operand.
     fn fold_loads(&mut self) {
         let f = self.f;
-        let pure = |op: &Op| match op {
-            Op::Load { flags, .. } => !flags.volatile,
-            Op::Iconst { .. }
-            | Op::Fconst { .. }
-            | Op::Unary { .. }
-            | Op::Binary { .. }
-            | Op::Icmp { .. }
-            | Op::Fcmp { .. }
-            | Op::Conv { .. }
-            | Op::Select { .. }
-            | Op::SlotAddr(_)
-            | Op::SymAddr { .. }
-            | Op::BlockAddr(_) => true,
-            _ => false,
-        };
+        let pure = Op::is_pure;
         for bd in &f.blocks {
             let pos: HashMap<ir::Inst, usize> =
                 bd.insts.iter().enumerate().map(|(k, &i)| (i, k)).collect();
@@ -1082,21 +1054,7 @@ impl<'a> Lower<'a> {
     /// `op x, (p)`.
     fn fold_rmw(&mut self) {
         let f = self.f;
-        let pure = |op: &Op| match op {
-            Op::Load { flags, .. } => !flags.volatile,
-            Op::Iconst { .. }
-            | Op::Fconst { .. }
-            | Op::Unary { .. }
-            | Op::Binary { .. }
-            | Op::Icmp { .. }
-            | Op::Fcmp { .. }
-            | Op::Conv { .. }
-            | Op::Select { .. }
-            | Op::SlotAddr(_)
-            | Op::SymAddr { .. }
-            | Op::BlockAddr(_) => true,
-            _ => false,
-        };
+        let pure = Op::is_pure;
         let same_addr = |l: &Self, x: Value, y: Value| {
             x == y
                 || match (l.def_of(x), l.def_of(y)) {
