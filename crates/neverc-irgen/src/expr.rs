@@ -2158,7 +2158,7 @@ impl<'a> Gen<'a> {
                 let n = plan
                     .arguments
                     .iter()
-                    .filter(|l| matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)))
+                    .filter(|l| matches!(l.place, Place::Reg(r) if self.is_vector_reg(r)))
                     .count();
                 ir_args.push(self.b().iconst(Type::I8, n as i128));
                 continue;
@@ -3225,12 +3225,12 @@ impl<'a> Gen<'a> {
         let gprs = plan
             .arguments
             .iter()
-            .filter(|l| matches!(l.place, Place::Reg(r) if r < 16))
+            .filter(|l| matches!(l.place, Place::Reg(r) if !self.is_vector_reg(r)))
             .count() as i128;
         let sses = plan
             .arguments
             .iter()
-            .filter(|l| matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)))
+            .filter(|l| matches!(l.place, Place::Reg(r) if self.is_vector_reg(r)))
             .count() as i128;
         let in_regs = plan
             .arguments
@@ -3258,7 +3258,7 @@ impl<'a> Gen<'a> {
             let mut fi = 0i128;
             for l in &plan.arguments {
                 let Place::Reg(r) = l.place else { continue };
-                let is_sse = (17..=32).contains(&r);
+                let is_sse = self.is_vector_reg(r);
                 let (cur, k) = if is_sse { (fp, fi) } else { (gp, gi) };
                 let off = self.b().conv(ConvOp::Zext, cur, Type::I64);
                 let rsa_i = self.b().conv(ConvOp::Bitcast, rsa, Type::I64);

@@ -154,6 +154,14 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// Whether plan register `r` is a floating-point/vector register of the target (by
+    /// the register schema, not by number ranges).
+    pub fn is_vector_reg(&self, r: u16) -> bool {
+        neverc_target::registers::schema(self.machine.arch)
+            .get(r)
+            .is_some_and(|x| matches!(x.class, RegClass::Vector | RegClass::Float))
+    }
+
     /// A register piece wider than any IR type but x87's (a 16-byte vector in an xmm
     /// register): not lowered yet.
     pub fn piece_too_wide(&self, loc: &Location) -> bool {
