@@ -1566,7 +1566,7 @@ fn run(h: &Harness, count: usize, seed: u64) -> Result<Counts, String> {
             })
             .filter(|n| gen.has_def(n))
             .collect();
-        let deps = gen.closure_of(&roots);
+        let deps = gen.closure_of(roots.iter().copied());
         let named = case.sig.variadic.unwrap_or(case.c_types.len());
         let mut proto: Vec<String> = case.c_types[..named].to_vec();
         if case.sig.variadic.is_some() {

@@ -5,13 +5,13 @@
 //! For every signature (every scalar kind, records nested with arrays, bit-fields,
 //! float/integer mixes, empty, packed and aligned ones, many arguments so that some go on
 //! the stack, variadic functions whose callee reads the variadic part with `va_arg`,
-//! results of every size including memory results) the generator (a copy of
-//! neverc-abi's, in `abi_two/gen.rs`) picks a distinct random byte image per argument and
-//! for the result. The callee checks every argument byte by byte (padding excluded) and
-//! returns the result image; the caller passes the images and checks the result, keeps
-//! guards live across the call (callee-saved registers) and every fourth call goes through
-//! a function pointer. The callee also checks that its stack is 16-byte aligned. A
-//! mismatch prints `MISMATCH <signature> <argument>` (`-1`: the result).
+//! results of every size including memory results) the generator (neverc-abi's,
+//! `crates/neverc-abi/tests/common/gen.rs`, included by path) picks a distinct random byte
+//! image per argument and for the result. The callee checks every argument byte by byte
+//! (padding excluded) and returns the result image; the caller passes the images and
+//! checks the result, keeps guards live across the call (callee-saved registers) and every
+//! fourth call goes through a function pointer. The callee also checks that its stack is
+//! 16-byte aligned. A mismatch prints `MISMATCH <signature> <argument>` (`-1`: the result).
 //!
 //! Direction 1 compiles the callees with gcc and the callers with neverc, direction 2 the
 //! reverse; neverc compiles even batches at `-O1`, odd ones at `-O0`. 200 signatures per
@@ -32,7 +32,8 @@
 mod cases;
 #[path = "abi_two/emit.rs"]
 mod emit;
-#[path = "abi_two/gen.rs"]
+// The one random-type generator, shared with neverc-abi's register-dump harness.
+#[path = "../../neverc-abi/tests/common/gen.rs"]
 mod gen;
 
 use cases::{gen_case, Case, FEATURES};

@@ -1,5 +1,11 @@
 //! Random C types for differential tests: a seeded generator producing both the
 //! `neverc_abi::Type` and the C declarations that spell it.
+//!
+//! One generator for every test that needs random C types: neverc-abi's register-dump
+//! harness (`plans_vs_gcc.rs`) and layout test use it as `tests/common/gen.rs`, and the
+//! two-compiler test of the neverc crate (`crates/neverc/tests/abi_two_compilers.rs`)
+//! includes this same file by path. Anything that changes which types a seed gives changes
+//! every one of those tests' runs.
 #![allow(dead_code)]
 
 use neverc_abi::{layout, Field, FloatKind, IntKind, Machine, Record, Type};
@@ -52,6 +58,8 @@ pub struct Gen {
     pub defs: Vec<(String, String)>,
     /// Names each definition depends on.
     pub deps: Vec<Vec<String>>,
+    /// Position of each definition in `defs`, by name.
+    index: std::collections::HashMap<String, usize>,
     counter: usize,
 }
 
@@ -105,6 +113,7 @@ impl Gen {
             records: Vec::new(),
             defs: Vec::new(),
             deps: Vec::new(),
+            index: std::collections::HashMap::new(),
             counter: 0,
         }
     }
@@ -167,6 +176,7 @@ impl Gen {
     }
 
     fn push(&mut self, name: &str, text: String, deps: Vec<String>) {
+        self.index.insert(name.to_string(), self.defs.len());
         self.defs.push((name.to_string(), text));
         self.deps.push(deps);
     }
@@ -199,10 +209,16 @@ impl Gen {
                 a = a.max(layout(&t, self.machine).align);
             }
             let name = self.fresh("T");
+            // The typedef depends on a vector typedef it names.
+            let deps = if c.starts_with('V') {
+                vec![c.clone()]
+            } else {
+                vec![]
+            };
             self.push(
                 &name,
                 format!("typedef {c} {name} __attribute__((aligned({a})));"),
-                vec![],
+                deps,
             );
             return (Type::aligned(t, a), name.clone(), vec![name]);
         }
@@ -314,42 +330,45 @@ impl Gen {
 
     /// The C spelling of the record type named `name`.
     pub fn tag(&self, name: &str) -> String {
-        let def = &self.defs.iter().find(|(n, _)| n == name).unwrap().1;
+        let def = &self.defs[self.index[name]].1;
         let union = def.lines().any(|l| l.starts_with("union"));
         format!("{} {name}", if union { "union" } else { "struct" })
     }
 
     /// The definitions `name` needs, in order, with `name` last.
     pub fn closure(&self, name: &str) -> String {
-        self.closure_of(&[name])
+        self.closure_of([name])
     }
 
     /// Whether `name` is a definition of this generator (record, typedef or vector).
     pub fn has_def(&self, name: &str) -> bool {
-        self.defs.iter().any(|(n, _)| n == name)
+        self.index.contains_key(name)
     }
 
-    /// The definitions the named ones need, each once, in definition order.
-    pub fn closure_of(&self, names: &[&str]) -> String {
-        let mut need: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-        let mut i = 0;
-        while i < need.len() {
-            let idx = self.defs.iter().position(|(n, _)| *n == need[i]).unwrap();
-            for d in &self.deps[idx] {
-                if !need.contains(d) {
-                    need.push(d.clone());
+    /// The definitions all of `names` need, in definition order.
+    pub fn closure_of<'a>(&self, names: impl IntoIterator<Item = &'a str>) -> String {
+        let mut seen = std::collections::HashSet::new();
+        let mut todo: Vec<usize> = Vec::new();
+        for n in names {
+            let i = self.index[n];
+            if seen.insert(i) {
+                todo.push(i);
+            }
+        }
+        while let Some(i) = todo.pop() {
+            for d in &self.deps[i] {
+                let j = self.index[d.as_str()];
+                if seen.insert(j) {
+                    todo.push(j);
                 }
             }
-            i += 1;
         }
-        let mut out = String::new();
-        for (n, text) in &self.defs {
-            if need.contains(n) {
-                out += text;
-                out += "\n";
-            }
-        }
-        out
+        let mut order: Vec<usize> = seen.into_iter().collect();
+        order.sort_unstable();
+        order
+            .into_iter()
+            .map(|i| format!("{}\n", self.defs[i].1))
+            .collect()
     }
 
     /// All definitions in order.
