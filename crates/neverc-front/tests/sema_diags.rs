@@ -631,3 +631,22 @@ t.c:13:3: note: previously used here
         7,
     );
 }
+
+/// An array of an `aligned` typedef whose size is no multiple of its alignment is
+/// refused, as gcc refuses it; one whose alignment divides the size is fine.
+#[test]
+fn arrays_of_over_aligned_typedefs() {
+    check(
+        r#"typedef int T __attribute__((aligned(16)));
+typedef double D __attribute__((aligned(2)));
+T a[4];
+D b[3];
+_Static_assert(sizeof b == 24, "D keeps its size");
+"#,
+        r#"t.c:3:3: error: alignment of array elements is greater than element size
+    3 | T a[4];
+      |   ^
+"#,
+        1,
+    );
+}

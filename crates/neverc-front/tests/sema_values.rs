@@ -105,6 +105,34 @@ long o_k = __builtin_offsetof(struct k, t), o_kb = __builtin_offsetof(struct k, 
     );
 }
 
+/// A typedef with `aligned(N)` has exactly that alignment (it may lower it), keeps its
+/// size, stays usable wherever its unaligned type is, and lays records out accordingly
+/// (values from gcc 12, x86-64).
+#[test]
+fn aligned_typedefs_equal_gcc() {
+    check(
+        r#"typedef int T16 __attribute__((aligned(16)));
+typedef T16 T4 __attribute__((aligned(4)));
+typedef double D2 __attribute__((aligned(2)));
+typedef const int __attribute__((aligned(8))) C8;
+typedef struct { char c; } __attribute__((aligned(2))) R;
+typedef R R8 __attribute__((aligned(8)));
+struct s1 { T16 m; char c; };
+struct s2 { char c; D2 d; };
+struct s3 { char c; C8 x; };
+struct s4 { char c; R8 r; D2 e[3]; };
+union u5 { char c[3]; T4 t; };
+struct s6 { char c; volatile T16 v; };
+long s1 = sizeof(struct s1), a1 = _Alignof(struct s1), s2 = sizeof(struct s2), a2 = _Alignof(struct s2);
+long s3 = sizeof(struct s3), o3 = __builtin_offsetof(struct s3, x), s4 = sizeof(struct s4), o4 = __builtin_offsetof(struct s4, e[2]);
+long s5 = sizeof(union u5), a5 = _Alignof(union u5), s6 = sizeof(struct s6), o6 = __builtin_offsetof(struct s6, v);
+long at16 = _Alignof(T16), at4 = __alignof__(T4), ad2 = _Alignof(D2), ar8 = _Alignof(R8), sr8 = sizeof(R8);
+"#,
+        "s1 16 a1 16 s2 10 a2 2 s3 16 o3 8 s4 40 o4 26 s5 4 a5 4 s6 32 o6 16 \
+         at16 16 at4 4 ad2 2 ar8 8 sr8 2",
+    );
+}
+
 #[test]
 fn enum_types_and_constants_equal_gcc() {
     check(

@@ -952,10 +952,7 @@ impl<'a> Gen<'a> {
                 let (s, a) = self.size_align(el);
                 self.push_data(sym, s, a, Vec::new(), Vec::new(), false, Vec::new());
             } else if matches!(self.t.types.kind(ty), Kind::Error) {
-                self.refuse(
-                    loc,
-                    "objects of this type (an aligned typedef, or a type neverc does not model)",
-                );
+                self.refuse(loc, "objects of this type (a type neverc does not model)");
             }
             return;
         };

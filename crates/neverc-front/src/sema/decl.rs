@@ -837,6 +837,19 @@ impl<'a> Sema<'a> {
                     if self.types.is_error(t) {
                         continue;
                     }
+                    // Only an `aligned` typedef can make an element's size no multiple
+                    // of its alignment; gcc refuses arrays of such elements.
+                    if let Some((size, align)) = self.types.size_align(t) {
+                        if size > 0 && size % align as u64 != 0 {
+                            self.error(
+                                d.loc,
+                                1,
+                                "alignment of array elements is greater than element size",
+                            );
+                            t = TypeId::ERROR;
+                            continue;
+                        }
+                    }
                     t = self.types.intern(Kind::Array(t, len), 0);
                 }
                 Derived::Function {
@@ -1006,8 +1019,13 @@ impl<'a> Sema<'a> {
                 if has_attr(&sp.attrs, "aligned", &self.pp.interner)
                     || has_attr(&id.decl.attrs, "aligned", &self.pp.interner)
                 {
-                    // A typedef's alignment changes its type; not modelled yet.
-                    ty = TypeId::ERROR;
+                    // gcc: the typedef's alignment becomes exactly N (it may lower it).
+                    let n = attr_align(self, &id.decl.attrs).or(attr_align(self, &sp.attrs));
+                    ty = match n {
+                        Some(n) if n.is_power_of_two() => self.types.with_align(ty, n),
+                        // An alignment that is no literal power of two: not modelled.
+                        _ => TypeId::ERROR,
+                    };
                 }
                 self.declare_typedef(name, ty, id.decl.loc);
                 continue;

@@ -71,6 +71,11 @@ pub struct Ty {
     pub kind: Kind,
     /// [`crate::parse::ast::qual`] bits.
     pub quals: u8,
+    /// The alignment an `aligned` typedef gave the type, 0 for the kind's own. As in gcc,
+    /// the type stays compatible with its unaligned version and converts like it; only its
+    /// alignment changes (exactly `align`: a typedef may lower it too), and with it the
+    /// layout of records and the ABI (`neverc_abi::Type::Aligned`).
+    pub align: u32,
 }
 
 /// A member of a struct or union.
@@ -130,7 +135,14 @@ impl TypeTable {
     }
 
     pub fn intern(&mut self, kind: Kind, quals: u8) -> TypeId {
-        let ty = Ty { kind, quals };
+        self.intern_ty(Ty {
+            kind,
+            quals,
+            align: 0,
+        })
+    }
+
+    fn intern_ty(&mut self, ty: Ty) -> TypeId {
         if let Some(&id) = self.map.get(&ty) {
             return id;
         }
@@ -149,6 +161,21 @@ impl TypeTable {
     pub fn quals(&self, id: TypeId) -> u8 {
         self.types[id.0 as usize].quals
     }
+    /// The alignment of an `aligned` typedef on this type, 0 if none.
+    pub fn typedef_align(&self, id: TypeId) -> u32 {
+        self.types[id.0 as usize].align
+    }
+    /// `id` with the alignment of `typedef ... __attribute__((aligned(align)))`.
+    pub fn with_align(&mut self, id: TypeId, align: u32) -> TypeId {
+        if id == TypeId::ERROR {
+            return id;
+        }
+        let ty = Ty {
+            align,
+            ..self.get(id).clone()
+        };
+        self.intern_ty(ty)
+    }
 
     pub fn int(&mut self, k: IntKind) -> TypeId {
         self.intern(Kind::Int(k), 0)
@@ -164,12 +191,21 @@ impl TypeTable {
             return id;
         }
         let k = self.kind(id).clone();
+        let align = self.typedef_align(id);
         // Qualifiers on an array type apply to its elements (C17 6.7.3p10).
         if let Kind::Array(e, n) = k {
             let e = self.add_quals(e, quals);
-            return self.intern(Kind::Array(e, n), 0);
+            return self.intern_ty(Ty {
+                kind: Kind::Array(e, n),
+                quals: 0,
+                align,
+            });
         }
-        self.intern(k, quals)
+        self.intern_ty(Ty {
+            kind: k,
+            quals,
+            align,
+        })
     }
     pub fn add_quals(&mut self, id: TypeId, quals: u8) -> TypeId {
         if quals == 0 {
@@ -182,8 +218,11 @@ impl TypeTable {
         if self.quals(id) == 0 {
             return id;
         }
-        let k = self.kind(id).clone();
-        self.intern(k, 0)
+        let ty = Ty {
+            quals: 0,
+            ..self.get(id).clone()
+        };
+        self.intern_ty(ty)
     }
 
     pub fn is_error(&self, id: TypeId) -> bool {
@@ -387,7 +426,16 @@ impl TypeTable {
         if ta.quals != tb.quals {
             return false;
         }
-        match (&ta.kind, &tb.kind) {
+        self.compatible_kinds(&ta.kind, &tb.kind)
+    }
+
+    /// Are two unqualified types of these kinds compatible? (An `aligned` typedef's
+    /// alignment does not matter, as in gcc.)
+    fn compatible_kinds(&self, ka: &Kind, kb: &Kind) -> bool {
+        if ka == kb {
+            return true;
+        }
+        match (ka, kb) {
             (Kind::Int(x), Kind::Int(y)) => x == y,
             (Kind::Enum(e), Kind::Int(k)) | (Kind::Int(k), Kind::Enum(e)) => {
                 self.enums[*e as usize].underlying == *k
@@ -411,19 +459,7 @@ impl TypeTable {
         if self.is_error(a) || self.is_error(b) {
             return true;
         }
-        let (ta, tb) = (self.get(a), self.get(b));
-        let ka = Ty {
-            kind: ta.kind.clone(),
-            quals: 0,
-        };
-        let kb = Ty {
-            kind: tb.kind.clone(),
-            quals: 0,
-        };
-        match (self.map.get(&ka), self.map.get(&kb)) {
-            (Some(&x), Some(&y)) => self.compatible(x, y),
-            _ => false,
-        }
+        self.compatible_kinds(self.kind(a), self.kind(b))
     }
 
     fn compatible_funcs(&self, f: &FuncTy, g: &FuncTy) -> bool {
@@ -510,6 +546,14 @@ impl TypeTable {
     }
 
     fn to_abi_depth(&self, id: TypeId, depth: u32) -> Option<neverc_abi::Type> {
+        let t = self.to_abi_kind(id, depth)?;
+        Some(match self.typedef_align(id) {
+            0 => t,
+            n => neverc_abi::Type::Aligned(Box::new(t), n),
+        })
+    }
+
+    fn to_abi_kind(&self, id: TypeId, depth: u32) -> Option<neverc_abi::Type> {
         use neverc_abi::Type as A;
         // Nesting is bounded by the parser; a cycle would be a bug, never a hang.
         if depth > 4096 {
