@@ -41,6 +41,10 @@ impl Rng {
 pub struct Scalar {
     pub spelling: &'static str,
     pub int_bits: Option<u32>,
+    /// Whether arrays of it may be declared: not for an `aligned` typedef whose size is no
+    /// multiple of its alignment (gcc: "alignment of array elements is greater than
+    /// element size").
+    pub array_ok: bool,
 }
 
 /// The scalar kinds of `target` (`__int128` only where it exists).
@@ -50,10 +54,18 @@ pub fn scalars(target: &Target) -> Vec<Scalar> {
     let int = |spelling, bytes: u32| Scalar {
         spelling,
         int_bits: Some(bytes * 8),
+        array_ok: true,
     };
     let other = |spelling| Scalar {
         spelling,
         int_bits: None,
+        array_ok: true,
+    };
+    // The `aligned` typedefs of PRELUDE (raising and lowering alignments).
+    let typedef = |spelling, array_ok| Scalar {
+        spelling,
+        int_bits: None,
+        array_ok,
     };
     let mut v = vec![
         int("char", 1),
@@ -70,6 +82,7 @@ pub fn scalars(target: &Target) -> Vec<Scalar> {
         Scalar {
             spelling: "_Bool",
             int_bits: Some(1),
+            array_ok: true,
         },
         // `enum E { EA, EB = 1000 }` and `enum Es { ES = 1 }`: unsigned int (int on avr),
         // except that arm-none-eabi-gcc defaults to -fshort-enums (2 and 1 bytes).
@@ -83,6 +96,13 @@ pub fn scalars(target: &Target) -> Vec<Scalar> {
         other("_Complex float"),
         other("_Complex double"),
         other("_Complex long double"),
+        typedef("Ia16", false),
+        typedef("Sa8", false),
+        typedef("Ca4", false),
+        typedef("Ra8", false),
+        typedef("Dl2", true),
+        typedef("Ll1", true),
+        typedef("Ia2", dm.int.size.is_multiple_of(2)),
     ];
     // Generic vectors, only where their alignment is at most BIGGEST_ALIGNMENT or capped
     // by the target (Arm: 8): gcc lays a vector out at the alignment of its size (x86-64,
@@ -124,15 +144,19 @@ pub struct GenType {
     flex: bool,
 }
 
-/// Text that must precede the generated declarations.
-///
-/// No typedef with `aligned` (`typedef int Ia8 __attribute__((aligned(8)))`, or one that
-/// lowers the alignment): sema does not model a typedef's alignment yet and gives such a
-/// typedef the error type, silently (decl.rs, "A typedef's alignment changes its type; not
-/// modelled yet"), so `sizeof` of any record using one has no value.
+/// Text that must precede the generated declarations: the enums, the vectors and the
+/// typedefs with `aligned` (gcc: the typedef's alignment becomes exactly N, raised or
+/// lowered; its size stays).
 pub const PRELUDE: &str = "enum E { EA, EB = 1000 };\nenum Es { ES = 1 };
 typedef short Sv4 __attribute__((vector_size(8)));
 typedef float Fv4 __attribute__((vector_size(16)));
+typedef int Ia16 __attribute__((aligned(16)));
+typedef short Sa8 __attribute__((aligned(8)));
+typedef char Ca4 __attribute__((aligned(4)));
+typedef struct { char c[3]; } Ra8 __attribute__((aligned(8)));
+typedef double Dl2 __attribute__((aligned(2)));
+typedef long long Ll1 __attribute__((aligned(1)));
+typedef Ia16 Ia2 __attribute__((aligned(2)));
 ";
 
 /// A member declarator with an optional `aligned`/`packed` attribute.
@@ -290,9 +314,13 @@ impl Builder<'_> {
                 return format!("{} {n}{arr}{at};", t.name);
             }
         }
-        let s = self.rng.pick(self.scalars).spelling;
+        let scalar = self.rng.pick(self.scalars);
+        let s = scalar.spelling;
         let n = self.fresh();
-        let arr = self.array_suffix();
+        let mut arr = self.array_suffix();
+        if !scalar.array_ok {
+            arr.clear();
+        }
         let at = attrs(self.rng);
         self.members.push(n.clone());
         if let Some(last) = last_element(&arr) {
@@ -369,8 +397,9 @@ pub fn generate(seed: u64, first: usize, count: usize, target: &Target) -> Vec<G
         }
         let flex = !union && b.rng.pct(10);
         if flex {
-            let s = b.rng.pick(b.scalars).spelling;
-            if s == "void (*)(void)" {
+            let scalar = b.rng.pick(b.scalars);
+            let s = scalar.spelling;
+            if s == "void (*)(void)" || !scalar.array_ok {
                 body.push_str(" int flex[];");
             } else {
                 body.push_str(&format!(" {s} flex[];"));
