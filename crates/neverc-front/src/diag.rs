@@ -71,6 +71,9 @@ pub struct WarningPolicy {
     pub enabled: HashSet<String>,
     pub errors: HashSet<String>,
     pub not_errors: HashSet<String>,
+    /// `-fpermissive`: permerrors (errors that carry a `-W` option, such as implicit
+    /// function declarations in C99) become warnings.
+    pub permissive: bool,
 }
 
 impl WarningPolicy {
@@ -162,7 +165,30 @@ impl Diagnostics {
     }
 
     /// Applies the warning policy; returns the level to print at, or None to drop it.
+    ///
+    /// An error that carries an option is a permerror, as in current gcc (implicit
+    /// function declarations and implicit int in C99 and later): `-Wno-X` drops it,
+    /// `-fpermissive` or `-Wno-error=X` make it a warning. One difference from gcc 14:
+    /// `-w` also makes permerrors warnings (so drops them), so that the code bases and
+    /// test suites of the gcc 12 era, built with `-w`, still build.
     fn effective_level(&self, d: &Diagnostic) -> Option<Level> {
+        if d.level == Level::Error {
+            if let Some(opt) = d.option {
+                if self.policy.disabled.contains(opt) {
+                    return None;
+                }
+                let warning = self.policy.permissive
+                    || self.policy.suppress_all
+                    || self.policy.not_errors.contains(opt);
+                if !warning {
+                    return Some(Level::Error);
+                }
+                return self.effective_level(&Diagnostic {
+                    level: Level::Warning,
+                    ..d.clone()
+                });
+            }
+        }
         if d.level != Level::Warning {
             return Some(d.level);
         }
@@ -194,7 +220,9 @@ impl Diagnostics {
         let Some(level) = self.effective_level(&d) else {
             return;
         };
-        let promoted = level == Level::Error && d.level == Level::Warning;
+        let promoted = level == Level::Error
+            && (d.level == Level::Warning
+                || (self.policy.permissive && d.option.is_some() && self.policy.all_errors));
         d.level = level;
         if let Some(loc) = d.loc {
             self.include_chain(sm, loc.file);
@@ -565,6 +593,52 @@ mod tests {
         );
         assert!(buf.0.lock().unwrap().is_empty());
         assert_eq!(d.warnings, 0);
+    }
+
+    #[test]
+    fn permerrors_yield_to_permissive_no_error_and_w() {
+        let (sm, id) = map_with("f();\n");
+        let loc = Loc {
+            file: id,
+            offset: 0,
+        };
+        let run = |opts: &[&str]| {
+            let buf = Buf::default();
+            let mut d = Diagnostics::new(Box::new(buf.clone()));
+            for o in opts {
+                match *o {
+                    "-fpermissive" => d.policy.permissive = true,
+                    "-w" => d.policy.suppress_all = true,
+                    w => d.policy.apply(w.strip_prefix("-W").unwrap()),
+                }
+            }
+            d.report(
+                &sm,
+                Diagnostic::error(loc, "implicit").with_option("implicit-function-declaration"),
+            );
+            let out = String::from_utf8(buf.0.lock().unwrap().clone()).unwrap();
+            (out.lines().next().unwrap_or("").to_string(), d.errors)
+        };
+        let e = "t.c:1:1: error: implicit [-Wimplicit-function-declaration]";
+        let w = "t.c:1:1: warning: implicit [-Wimplicit-function-declaration]";
+        assert_eq!(run(&[]), (e.to_string(), 1));
+        assert_eq!(run(&["-fpermissive"]), (w.to_string(), 0));
+        assert_eq!(
+            run(&["-Wno-error=implicit-function-declaration"]),
+            (w.to_string(), 0)
+        );
+        assert_eq!(
+            run(&["-Wno-implicit-function-declaration"]),
+            (String::new(), 0)
+        );
+        assert_eq!(run(&["-w"]), (String::new(), 0));
+        assert_eq!(
+            run(&["-fpermissive", "-Werror"]),
+            (
+                "t.c:1:1: error: implicit [-Werror=implicit-function-declaration]".to_string(),
+                1
+            )
+        );
     }
 
     #[test]

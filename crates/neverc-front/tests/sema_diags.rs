@@ -1,5 +1,6 @@
 //! Semantic diagnostics: exact text, line and column, each expectation copied from
-//! `gcc -fsyntax-only t.c` (gcc 12.2, LC_ALL=C, x86_64-linux-gnu).
+//! `gcc -fsyntax-only t.c` (gcc 12.2, LC_ALL=C, x86_64-linux-gnu), but for implicit
+//! function declarations, errors in C99 and later as in current gcc (14 and later).
 
 use neverc_front::diag::Diagnostics;
 use neverc_front::parse::parse;
@@ -76,7 +77,7 @@ t.c:3:3: error: 'x' undeclared (first use in this function)
     3 |   x = 1;
       |   ^
 t.c:3:3: note: each undeclared identifier is reported only once for each function it appears in
-t.c:5:3: warning: implicit declaration of function 'h' [-Wimplicit-function-declaration]
+t.c:5:3: error: implicit declaration of function 'h' [-Wimplicit-function-declaration]
     5 |   h(3);
       |   ^
 t.c:6:3: error: too few arguments to function 'f'
@@ -125,7 +126,7 @@ t.c:18:5: error: size of array 'arr' is negative
    18 | int arr[-1];
       |     ^~~
 "#,
-        9,
+        10,
     );
 }
 
@@ -244,7 +245,7 @@ t.c:4:3: error: too few arguments to function 'k'
 t.c:2:6: note: declared here
     2 | void k(int a, ...);
       |      ^
-t.c:6:11: warning: implicit declaration of function 'undefined_fn' [-Wimplicit-function-declaration]
+t.c:6:11: error: implicit declaration of function 'undefined_fn' [-Wimplicit-function-declaration]
     6 |   int r = undefined_fn(2);
       |           ^~~~~~~~~~~~
 t.c:7:14: error: 'zz' undeclared (first use in this function)
@@ -269,12 +270,12 @@ t.c:14:30: error: assignment to expression with array type
    14 | int main(void) { int a[2]; a = 0; (a[0]) = 1; return 0; }
       |                              ^
 "#,
-        6,
+        7,
     );
 }
 
 #[test]
-fn gnu89_implicit_declaration_is_silent_and_c99_warns() {
+fn gnu89_implicit_declaration_is_silent_and_c99_refuses() {
     let src = "int main(void) { return f(1); }\n";
     let (d, n) = diagnose_std(src, Std::parse("gnu89").unwrap());
     assert_eq!(d, "");
@@ -283,12 +284,12 @@ fn gnu89_implicit_declaration_is_silent_and_c99_warns() {
     assert_eq!(
         d,
         "t.c: In function 'main':
-t.c:1:25: warning: implicit declaration of function 'f' [-Wimplicit-function-declaration]
+t.c:1:25: error: implicit declaration of function 'f' [-Wimplicit-function-declaration]
     1 | int main(void) { return f(1); }
       |                         ^
 "
     );
-    assert_eq!(n, 0);
+    assert_eq!(n, 1);
 }
 
 #[test]

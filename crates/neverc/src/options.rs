@@ -748,6 +748,7 @@ fn apply_f(o: &mut Options, arg: &str, v: &str) -> Result<(), CliError> {
         ("PIC", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pic2 },
         ("pie", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pie1 },
         ("PIE", None) => o.pic = if neg { PicLevel::None } else { PicLevel::Pie2 },
+        ("permissive", None) => o.warnings.permissive = !neg,
         ("signed-char", None) => o.char_signed = Some(!neg),
         ("unsigned-char", None) => o.char_signed = Some(neg),
         ("freestanding", None) => o.freestanding = !neg,

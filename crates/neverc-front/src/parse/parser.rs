@@ -108,6 +108,64 @@ impl Basic {
         true
     }
 
+    /// gcc's "both 'M' and 'B'" pair when adding keyword `k` to these specifiers clashes
+    /// a modifier (long, short, signed, unsigned, _Complex) with a base type; None when
+    /// two base types clash ("two or more data types").
+    fn modifier_conflict(&self, k: Kw) -> Option<(&'static str, &'static str)> {
+        let bases = [
+            (self.void, Kw::Void, "void"),
+            (self.bool_, Kw::Bool, "_Bool"),
+            (self.char_, Kw::Char, "char"),
+            (self.int, Kw::Int, "int"),
+            (self.float, Kw::Float, "float"),
+            (self.double, Kw::Double, "double"),
+            (self.int128, Kw::Int128, "__int128"),
+        ];
+        let modifiers = [
+            (self.long, Kw::Long, "long"),
+            (self.short, Kw::Short, "short"),
+            (self.signed, Kw::Signed, "signed"),
+            (self.unsigned, Kw::Unsigned, "unsigned"),
+            (self.complex, Kw::Complex, "complex"),
+        ];
+        let pair_valid = |a: Kw, b: Kw| {
+            let mut t = Basic::default();
+            for k in [a, b] {
+                match k {
+                    Kw::Void => t.void += 1,
+                    Kw::Bool => t.bool_ += 1,
+                    Kw::Char => t.char_ += 1,
+                    Kw::Int => t.int += 1,
+                    Kw::Float => t.float += 1,
+                    Kw::Double => t.double += 1,
+                    Kw::Int128 => t.int128 += 1,
+                    Kw::Long => t.long += 1,
+                    Kw::Short => t.short += 1,
+                    Kw::Signed => t.signed += 1,
+                    Kw::Unsigned => t.unsigned += 1,
+                    _ => t.complex += 1,
+                }
+            }
+            t.valid()
+        };
+        if let Some(&(_, _, bname)) = bases.iter().find(|b| b.1 == k) {
+            if bases.iter().any(|b| b.0 > 0) {
+                return None;
+            }
+            return modifiers
+                .iter()
+                .find(|m| m.0 > 0 && !pair_valid(m.1, k))
+                .map(|m| (m.2, bname));
+        }
+        let &(_, mk, mname) = modifiers
+            .iter()
+            .find(|m| m.1 == k || (k == Kw::Imaginary && m.1 == Kw::Complex))?;
+        bases
+            .iter()
+            .find(|b| b.0 > 0 && !pair_valid(mk, b.1))
+            .map(|b| (mname, b.2))
+    }
+
     fn resolve(&self) -> TypeSpec {
         let sign = if self.unsigned > 0 {
             Some(false)
@@ -844,7 +902,13 @@ impl<'a> Parser<'a> {
                     if old == st {
                         self.error_at(t, format!("duplicate '{}'", k.as_str()));
                     } else {
-                        self.error_at(t, "multiple storage classes in declaration specifiers");
+                        // gcc places this one at the start of the specifiers.
+                        self.error_at_len(
+                            loc,
+                            t.len,
+                            t.expansion,
+                            "multiple storage classes in declaration specifiers",
+                        );
                     }
                 } else {
                     s.storage = Some(st);
@@ -974,6 +1038,8 @@ impl<'a> Parser<'a> {
                             "both 'long' and 'short' in declaration specifiers".to_string()
                         } else if b.short > 1 || b.signed > 1 || b.unsigned > 1 || b.complex > 1 {
                             format!("duplicate '{}'", k.as_str())
+                        } else if let Some((m, base)) = before.modifier_conflict(k) {
+                            format!("both '{m}' and '{base}' in declaration specifiers")
                         } else {
                             "two or more data types in declaration specifiers".to_string()
                         };

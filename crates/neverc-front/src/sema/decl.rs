@@ -1002,7 +1002,31 @@ impl<'a> Sema<'a> {
         let this_decl = self.cur_decl.take();
         let base = self.specs_type(specs, list.is_empty());
         let sp = ast.spec(specs);
+        let implicit_int = sp.ty == TypeSpec::None && self.pp.opts.std.version >= 199901;
+        if implicit_int
+            && !list.is_empty()
+            && self.at_file_scope()
+            && sp.storage.is_none()
+            && sp.quals == 0
+            && !sp.thread_local
+        {
+            self.warning(
+                sp.loc,
+                1,
+                "data definition has no type or storage class",
+                "",
+            );
+        }
         for (index, id) in list.iter().enumerate() {
+            if let (true, Some(name)) = (implicit_int, id.decl.name) {
+                let n = self.name(name);
+                self.permerror(
+                    id.decl.loc,
+                    self.sym_len(name),
+                    format!("type defaults to 'int' in declaration of '{n}'"),
+                    "implicit-int",
+                );
+            }
             let mut ty = self.declarator_type(base, &id.decl, None);
             if sp.ty == TypeSpec::AutoType {
                 if let Some(i) = id.init {
@@ -1473,6 +1497,10 @@ impl<'a> Sema<'a> {
         let Some(name) = decl.name else {
             return;
         };
+        let c99 = self.pp.opts.std.version >= 199901;
+        if sp.ty == TypeSpec::None && c99 {
+            self.permerror(sp.loc, 1, "return type defaults to 'int'", "implicit-int");
+        }
         // K&R parameter declarations.
         let mut kr_types: Vec<(Symbol, TypeId, Loc)> = Vec::new();
         for &kd in kr_decls {
@@ -1490,12 +1518,33 @@ impl<'a> Sema<'a> {
         for p in params.iter_mut() {
             if p.ty == TypeId::ERROR {
                 if let Some(n) = p.name {
-                    p.ty = kr_types
-                        .iter()
-                        .find(|k| k.0 == n)
-                        .map(|k| k.1)
-                        .unwrap_or_else(|| self.types.int(IntKind::Int));
+                    p.ty = match kr_types.iter().find(|k| k.0 == n) {
+                        Some(k) => k.1,
+                        None => {
+                            if c99 {
+                                // gcc points at the function's name.
+                                let pn = self.name(n);
+                                self.permerror(
+                                    decl.loc,
+                                    self.sym_len(name),
+                                    format!("type of '{pn}' defaults to 'int'"),
+                                    "implicit-int",
+                                );
+                            }
+                            self.types.int(IntKind::Int)
+                        }
+                    };
                 }
+            }
+        }
+        for k in &kr_types {
+            if !params.iter().any(|p| p.name == Some(k.0)) {
+                let n = self.name(k.0);
+                self.error(
+                    k.2,
+                    self.sym_len(k.0),
+                    format!("declaration for parameter '{n}' but no such parameter"),
+                );
             }
         }
         let ret = match self.types.func(ty) {

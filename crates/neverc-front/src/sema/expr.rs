@@ -689,8 +689,15 @@ impl<'a> Sema<'a> {
         }
         let c99 = self.pp.opts.std.version >= 199901;
         let p = &self.pp.diags.policy;
-        if c99
-            || p.enabled.contains("implicit-function-declaration")
+        if c99 {
+            // An error since C99, as in current gcc.
+            self.permerror(
+                loc,
+                len,
+                format!("implicit declaration of function '{n}'"),
+                "implicit-function-declaration",
+            );
+        } else if p.enabled.contains("implicit-function-declaration")
             || p.enabled.contains("implicit")
             || p.enabled.contains("all")
         {

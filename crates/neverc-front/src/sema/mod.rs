@@ -360,6 +360,28 @@ impl<'a> Sema<'a> {
         self.pp.report(d);
     }
 
+    /// An error that `-fpermissive` (or `-w`, `-Wno-error=option`) turns into a warning and
+    /// `-Wno-option` drops: current gcc's implicit declarations and implicit int.
+    pub(crate) fn permerror(
+        &mut self,
+        loc: Loc,
+        len: u32,
+        msg: impl Into<String>,
+        option: &'static str,
+    ) {
+        let p = &self.pp.diags.policy;
+        let warning = p.permissive || p.suppress_all || p.not_errors.contains(option);
+        if self.pp.diags.policy.disabled.contains(option) {
+            return;
+        }
+        self.context_line(loc, if warning { Some(option) } else { None });
+        self.pp.report(
+            Diagnostic::error(loc, msg)
+                .with_len(len)
+                .with_option(option),
+        );
+    }
+
     pub(crate) fn note(&mut self, loc: Loc, len: u32, msg: impl Into<String>) {
         self.pp
             .report(Diagnostic::new(crate::diag::Level::Note, Some(loc), msg).with_len(len));

@@ -1,0 +1,1 @@
+int *f(void) { register int r = 0; return &r; }

@@ -1,0 +1,1 @@
+struct s { _Alignas(8) int b : 3; };

@@ -1,0 +1,1 @@
+void f(void) { register _Alignas(8) int r; }

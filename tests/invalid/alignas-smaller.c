@@ -1,0 +1,1 @@
+_Alignas(1) int x;

@@ -1,0 +1,2 @@
+void take(int *);
+void f(double *d) { take(d); }

@@ -1,0 +1,3 @@
+struct s { int a; };
+void take(struct s);
+void f(void) { take(1); }

@@ -1,0 +1,2 @@
+void take(double);
+void f(int *p) { take(p); }

@@ -1,0 +1,3 @@
+void nothing(void);
+void take(int);
+void f(void) { take(nothing()); }

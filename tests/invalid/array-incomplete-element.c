@@ -1,0 +1,2 @@
+struct s;
+struct s a[3];

@@ -1,0 +1,1 @@
+void f(int n) { static int a[n]; }

@@ -1,0 +1,2 @@
+struct s { int a; } v;
+int a[v];

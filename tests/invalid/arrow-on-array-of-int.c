@@ -1,0 +1,2 @@
+int a[2];
+int f(void) { return a->x; }

@@ -1,0 +1,1 @@
+void f(const int *p) { int *q; q = p; }

@@ -1,0 +1,1 @@
+void f(int *p) { double *d; d = p; }

@@ -1,0 +1,1 @@
+void f(void) { int a[3], b[3]; a = b; }

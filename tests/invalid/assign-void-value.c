@@ -1,0 +1,2 @@
+void nothing(void);
+void f(void) { int x; x = nothing(); }

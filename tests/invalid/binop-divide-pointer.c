@@ -1,0 +1,1 @@
+int f(int *p) { return 10 / p; }

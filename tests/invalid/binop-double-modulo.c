@@ -1,0 +1,1 @@
+double f(double a) { return a % 2; }

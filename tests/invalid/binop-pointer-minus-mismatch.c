@@ -1,0 +1,1 @@
+long f(int *a, double *b) { return a - b; }

@@ -1,0 +1,2 @@
+struct s { int a; } v, w;
+int f(void) { return v == w; }

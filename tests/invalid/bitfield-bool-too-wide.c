@@ -1,0 +1,1 @@
+struct s { _Bool b : 2; };

@@ -1,0 +1,1 @@
+struct s { char c : 9; };

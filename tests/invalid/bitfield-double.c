@@ -1,0 +1,1 @@
+struct s { double d : 3; };

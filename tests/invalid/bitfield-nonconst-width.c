@@ -1,0 +1,2 @@
+int n;
+struct s { int b : n; };

@@ -1,0 +1,4 @@
+int f(void) {
+  int x = 3;
+  return x(2);
+}

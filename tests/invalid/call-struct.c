@@ -1,0 +1,2 @@
+struct s { int a; } v;
+void f(void) { v(); }

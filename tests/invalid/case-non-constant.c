@@ -1,0 +1,3 @@
+void f(int x, int y) {
+  switch (x) { case y: break; }
+}

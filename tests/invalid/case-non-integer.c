@@ -1,0 +1,3 @@
+void f(int x) {
+  switch (x) { case 1.5: break; }
+}

@@ -1,0 +1,1 @@
+double f(int *p) { return (double)p; }

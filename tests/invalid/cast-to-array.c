@@ -1,0 +1,1 @@
+void f(int *p) { (int[2])p; }

@@ -1,0 +1,2 @@
+struct s { int a; };
+void f(int x) { (struct s)x; }

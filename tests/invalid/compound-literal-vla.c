@@ -1,0 +1,1 @@
+void f(int n) { (int[n]){ 1 }; }

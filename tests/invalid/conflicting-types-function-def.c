@@ -1,0 +1,2 @@
+int f(int a);
+int f(int a, int b) { return a + b; }

@@ -1,0 +1,2 @@
+int f(int);
+int f(long);

@@ -1,0 +1,1 @@
+void f(void) { const int c = 1; --c; }

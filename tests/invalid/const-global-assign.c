@@ -1,0 +1,2 @@
+const int g = 1;
+void f(void) { g = 2; }

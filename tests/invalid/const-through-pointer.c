@@ -1,0 +1,1 @@
+void f(const int *p) { *p = 1; }

@@ -1,0 +1,2 @@
+void take(char *);
+void f(const char *s) { take(s); }

@@ -1,0 +1,1 @@
+char double x;

@@ -1,0 +1,6 @@
+void f(int x) {
+  switch (x) {
+  default: break;
+  default: break;
+  }
+}

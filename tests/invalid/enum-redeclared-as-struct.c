@@ -1,0 +1,2 @@
+enum e { A };
+struct e *p;

@@ -1,0 +1,2 @@
+int n;
+enum e { A = n };

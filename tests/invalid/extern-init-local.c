@@ -1,0 +1,1 @@
+void f(void) { extern int e = 1; }

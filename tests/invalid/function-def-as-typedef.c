@@ -1,0 +1,2 @@
+typedef int F(void);
+F g { return 0; }

@@ -1,0 +1,2 @@
+void g(void);
+int g;

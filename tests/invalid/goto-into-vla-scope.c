@@ -1,0 +1,8 @@
+void f(int n) {
+  goto in;
+  {
+    int a[n];
+in:
+    a[0] = 1;
+  }
+}

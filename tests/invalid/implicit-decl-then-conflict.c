@@ -1,0 +1,2 @@
+void f(void) { g(); }
+int g(int a) { return a; }

@@ -1,0 +1,1 @@
+f(void) { return 0; }

@@ -1,0 +1,2 @@
+void take(int *);
+void f(long *p) { take(p); }

@@ -1,0 +1,2 @@
+enum e;
+int f(void) { return sizeof(enum e); }

@@ -1,0 +1,2 @@
+struct t;
+struct s { struct t m; };

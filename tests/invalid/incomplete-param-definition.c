@@ -1,0 +1,2 @@
+struct s;
+void f(struct s v) { }

@@ -1,0 +1,2 @@
+struct s;
+struct s *f(struct s *p) { return p + 1; }

@@ -1,0 +1,3 @@
+struct s;
+extern struct s v;
+int f(void) { return sizeof v; }

@@ -1,0 +1,2 @@
+struct s;
+int f(void) { return sizeof(struct s); }

@@ -1,0 +1,2 @@
+struct s;
+void f(void) { struct s v; }

@@ -1,0 +1,3 @@
+struct s;
+struct s v;
+void f(void) { }

@@ -1,0 +1,3 @@
+union u;
+union u v;
+int f(void) { return 0; }

@@ -1,0 +1,1 @@
+struct s { int a; } v = { [0] = 1 };

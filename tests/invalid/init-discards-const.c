@@ -1,0 +1,2 @@
+const char *s;
+void f(void) { char *p = s; }

@@ -1,0 +1,2 @@
+void g(void);
+void (h)(void) = g;

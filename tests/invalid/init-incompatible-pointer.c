@@ -1,0 +1,1 @@
+void f(void) { long l; int *p = &l; }

@@ -1,0 +1,2 @@
+struct s { int a; } g;
+void f(void) { int x = g; }

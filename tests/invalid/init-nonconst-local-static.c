@@ -1,0 +1,4 @@
+int f(int a) {
+  static int s = a;
+  return s;
+}

@@ -1,0 +1,1 @@
+void f(double d) { int *p = d; }

@@ -1,0 +1,2 @@
+int f(void);
+int x = (int)&f;

@@ -1,0 +1,1 @@
+inline int main(void) { return 0; }

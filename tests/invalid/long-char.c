@@ -1,0 +1,1 @@
+long char x;

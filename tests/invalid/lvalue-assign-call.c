@@ -1,0 +1,2 @@
+int g(void);
+void f(void) { g() = 1; }

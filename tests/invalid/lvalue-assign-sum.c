@@ -1,0 +1,1 @@
+void f(int a, int b) { a + b = 1; }

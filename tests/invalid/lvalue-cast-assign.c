@@ -1,0 +1,1 @@
+void f(int a) { (long)a = 1; }

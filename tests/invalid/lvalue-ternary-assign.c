@@ -1,0 +1,1 @@
+void f(int c, int a, int b) { (c ? a : b) = 1; }

@@ -1,0 +1,2 @@
+// options: -fmax-errors=2
+void f(void) { a; b; c; d; }

@@ -1,0 +1,2 @@
+struct s { int a; } arr[2];
+int f(void) { return arr.a; }

@@ -1,0 +1,1 @@
+struct s { typedef int T; };

@@ -1,0 +1,1 @@
+struct s { void v; };

@@ -1,0 +1,2 @@
+struct s { int a; };
+int f(struct s *p) { return p->zz; }

@@ -1,0 +1,2 @@
+union u { int a; float f; } v;
+int f(void) { return v.c; }

@@ -1,0 +1,2 @@
+struct s { int a; } v;
+int f(void) { return v.b; }

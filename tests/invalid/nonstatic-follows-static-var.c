@@ -1,0 +1,3 @@
+static int s;
+void f(void) { extern int s; }
+int s;

@@ -1,0 +1,1 @@
+int f(int *p, double *q) { return p == q; }

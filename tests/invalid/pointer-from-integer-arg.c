@@ -1,0 +1,2 @@
+void take(char *);
+void f(void) { take(65); }

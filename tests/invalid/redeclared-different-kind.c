@@ -1,0 +1,2 @@
+int v;
+void v(void);

@@ -1,0 +1,2 @@
+enum e { A };
+enum e { B };

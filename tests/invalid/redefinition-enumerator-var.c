@@ -1,0 +1,2 @@
+int A;
+enum e { A };

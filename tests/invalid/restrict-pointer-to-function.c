@@ -1,0 +1,1 @@
+void (* restrict fp)(void);

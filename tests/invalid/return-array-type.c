@@ -1,0 +1,2 @@
+typedef int A[2];
+A f(void);

@@ -1,0 +1,1 @@
+char *f(const char *s) { return s; }

@@ -1,0 +1,1 @@
+short double d;

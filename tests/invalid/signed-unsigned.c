@@ -1,0 +1,1 @@
+signed unsigned int x;

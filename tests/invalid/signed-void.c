@@ -1,0 +1,1 @@
+signed void *p;

@@ -1,0 +1,2 @@
+extern int a[];
+int f(void) { return sizeof a; }

@@ -1,0 +1,1 @@
+void f(void) { _Static_assert(1 == 2, "one"); }

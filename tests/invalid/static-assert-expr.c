@@ -1,0 +1,1 @@
+_Static_assert(sizeof(int) == 2, "int is two bytes");

@@ -1,0 +1,1 @@
+_Static_assert(0);

@@ -1,0 +1,2 @@
+int n;
+_Static_assert(n, "n");

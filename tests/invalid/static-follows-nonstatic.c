@@ -1,0 +1,2 @@
+int u;
+static int u;

@@ -1,0 +1,2 @@
+void g(void);
+static void g(void) {}

@@ -1,0 +1,1 @@
+void f(static int a);

@@ -1,0 +1,1 @@
+struct s { static int a; };

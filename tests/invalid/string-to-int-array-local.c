@@ -1,0 +1,1 @@
+void f(void) { int a[4] = "abc"; }

@@ -1,0 +1,2 @@
+struct s { int a; };
+union s *p;

@@ -1,0 +1,1 @@
+int f(int *p, double d) { return p[d]; }

@@ -1,0 +1,1 @@
+void f(void *p) { p[1]; }

@@ -1,0 +1,3 @@
+void f(double d) {
+  switch (d) { default: break; }
+}

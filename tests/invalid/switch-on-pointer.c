@@ -1,0 +1,3 @@
+void f(int *p) {
+  switch (p) { default: break; }
+}

@@ -1,0 +1,4 @@
+struct s { int a; } v;
+void f(void) {
+  switch (v) { default: break; }
+}

@@ -1,0 +1,1 @@
+void *f(int c, int *a, double *b) { return c ? a : b; }

@@ -1,0 +1,1 @@
+void f(void) { _Thread_local int t; }

@@ -1,0 +1,1 @@
+_Thread_local void f(void);

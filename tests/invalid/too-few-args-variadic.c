@@ -1,0 +1,2 @@
+int pf(const char *fmt, ...);
+int f(void) { return pf(); }

@@ -1,0 +1,2 @@
+int none(void);
+int f(void) { return none(1); }

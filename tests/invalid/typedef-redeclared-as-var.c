@@ -1,0 +1,2 @@
+typedef int T;
+int T;

@@ -1,0 +1,4 @@
+int f(void) {
+  { int inner = 1; }
+  return inner;
+}

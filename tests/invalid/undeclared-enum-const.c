@@ -1,0 +1,2 @@
+enum e { A, B };
+int f(void) { return C; }

@@ -1,0 +1,4 @@
+int g(void) {
+  int a = b;
+  return a;
+}

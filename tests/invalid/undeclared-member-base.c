@@ -1,0 +1,1 @@
+void f(void) { q.a = 1; }

@@ -1,0 +1,3 @@
+int f(void) {
+  return missing + 1;
+}

@@ -1,0 +1,1 @@
+void f(void) { (blah)1; }

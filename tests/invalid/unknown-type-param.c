@@ -1,0 +1,1 @@
+int f(size_t n);

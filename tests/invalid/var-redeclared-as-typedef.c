@@ -1,0 +1,2 @@
+int T;
+typedef int T;

@@ -1,0 +1,2 @@
+void f(void);
+int main(void) { return f(); }

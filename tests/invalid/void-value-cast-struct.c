@@ -1,0 +1,2 @@
+struct s { int a; };
+void f(void) { (struct s)1; }

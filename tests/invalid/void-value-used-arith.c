@@ -1,0 +1,2 @@
+void g(void);
+int f(void) { return 1 + g(); }

@@ -1,0 +1,2 @@
+void g(void);
+void f(void) { int x = g(); }

@@ -1,0 +1,2 @@
+// options: -Wall -w
+void f(void) { int unused; int *p = 0; long *q = p; x; }

@@ -1,0 +1,3 @@
+// options: -Wall
+int printf(const char *, ...);
+void f(double d) { printf("%i\n", d); }

@@ -1,0 +1,3 @@
+// options: -Wall
+#include <stdio.h>
+void f(unsigned u) { printf("%s\n", u); }

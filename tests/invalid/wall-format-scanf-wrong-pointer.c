@@ -1,0 +1,3 @@
+// options: -Wall
+int scanf(const char *, ...);
+void f(long *x) { scanf("%d", x); }

@@ -1,0 +1,3 @@
+// options: -Wall
+int printf(const char *, ...);
+void f(void) { printf("%s\n", 5); }

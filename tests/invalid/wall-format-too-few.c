@@ -1,0 +1,3 @@
+// options: -Wall
+int printf(const char *, ...);
+void f(void) { printf("%d %d\n", 1); }

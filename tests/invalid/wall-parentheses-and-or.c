@@ -1,0 +1,2 @@
+// options: -Wall
+int f(int a, int b, int c) { return a && b || c; }

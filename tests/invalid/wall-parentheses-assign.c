@@ -1,0 +1,2 @@
+// options: -Wall
+int f(int a, int b) { if (a = b) return 1; return 0; }

@@ -1,0 +1,2 @@
+// options: -c -Wall
+int f(void) { }

@@ -1,0 +1,2 @@
+// options: -c -Wall
+int f(int x) { if (x) return 1; }

@@ -1,0 +1,2 @@
+// options: -Wall -Wextra
+int f(int a, unsigned b) { return a < b; }

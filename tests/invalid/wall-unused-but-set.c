@@ -1,0 +1,2 @@
+// options: -Wall
+void f(void) { int s; s = 1; }

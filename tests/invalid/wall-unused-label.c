@@ -1,0 +1,2 @@
+// options: -Wall
+void f(void) { lab: ; }

@@ -1,0 +1,2 @@
+// options: -Wall -Werror
+void f(void) { int unused; }

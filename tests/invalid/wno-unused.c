@@ -1,0 +1,2 @@
+// options: -Wall -Wno-unused-variable
+void f(void) { int unused; int x = g(); }
