@@ -117,6 +117,11 @@ fn members(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -
                     // a union still makes the union's first eightbyte INTEGER.
                     Some(0) if r.is_union => put(classes, first, at, at, &|_| Integer),
                     Some(0) => {}
+                    // A bit-field of a union is classified as a scalar of its own width
+                    // (see `union_bitfield_misaligned`): MEMORY where that is misaligned.
+                    Some(w) if r.is_union && union_bitfield_misaligned(&f.ty, w, m, at) => {
+                        return None;
+                    }
                     // A bit-field is INTEGER in every eightbyte its bits touch.
                     Some(w) => {
                         let from = at * 8 + fl.bit_offset;
@@ -139,9 +144,6 @@ fn members(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -
             }
             let es = layout_in(e, m).size;
             let mut sub = vec![NoClass; ((at % 8) + es.max(1)).div_ceil(8) as usize];
-            if misaligned_union(e, m, at) {
-                return None;
-            }
             match e.unaligned() {
                 Type::Record(_) | Type::Array(..) => sub = aggregate(e, m, at)?,
                 _ => members(e, m, at, at / 8, &mut sub)?,
@@ -182,23 +184,33 @@ fn members(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -
     Some(())
 }
 
-/// A union of 2, 4, 8 or 16 bytes (one with an integer machine mode in gcc) at an offset
-/// that is not a multiple of its size: gcc 12 passes the whole value in memory (measured;
-/// finding F6 of the two-compiler test).
-fn misaligned_union(ty: &Type, m: &Machine, at: u64) -> bool {
-    match ty.unaligned() {
-        Type::Record(r) if r.is_union => {
-            let s = layout_in(ty, m).size;
-            matches!(s, 2 | 4 | 8 | 16) && !at.is_multiple_of(s)
-        }
-        _ => false,
-    }
+/// Is a bit-field of `width` bits declared with type `ty`, a member of a union at byte `at`
+/// of the outermost value, misaligned as gcc judges it? gcc 12 classifies a union's members
+/// as values of their own types at the union's offset, and the C front end has given a
+/// bit-field narrower than its declared type an integer type of exactly its width, whose
+/// machine mode is the smallest integer mode holding it (8, 16, 32, 64 or 128 bits). Like
+/// any scalar, a field whose offset is no multiple of its mode's size makes the value
+/// MEMORY ("misaligned fields are always returned in memory", `classify_argument`). (A
+/// structure's bit-fields are not judged so: gcc classifies them as INTEGER before that
+/// check.) Measured with gcc 12: `union { int x : 17; }` at offset 2 of a packed record is
+/// passed in memory, `union { int x : 16; }` there in registers, `union { long x : 33; }`
+/// at offset 8 in registers; finding F6 of the two-compiler test.
+fn union_bitfield_misaligned(ty: &Type, width: u32, m: &Machine, at: u64) -> bool {
+    let declared_bits = match ty.unaligned() {
+        Type::Bool => 1,
+        t => layout_in(t, m).size * 8,
+    };
+    let mode_bits = if u64::from(width) == declared_bits {
+        declared_bits.max(8)
+    } else {
+        u64::from(width).next_power_of_two().max(8)
+    };
+    !(at * 8).is_multiple_of(mode_bits)
 }
 
 /// One member: an aggregate member is classified on its own first (see [`aggregate`]).
 fn member(ty: &Type, m: &Machine, at: u64, first: u64, classes: &mut [Class]) -> Option<()> {
     match ty.unaligned() {
-        _ if misaligned_union(ty, m, at) => None,
         Type::Record(_) | Type::Array(..) => {
             let sub = aggregate(ty, m, at)?;
             let base = (at / 8 - first) as usize;

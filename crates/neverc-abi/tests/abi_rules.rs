@@ -710,6 +710,43 @@ fn sysv_misaligned_unions_and_arrays_of_packed_records() {
         args(X64, vec![s, Type::Int(IntKind::Short)]),
         "0.0+3:s0 1.0+2:rdi[sext32]"
     );
+    // A union's bit-field is judged by the mode of its width (gcc 12, measured), a union
+    // of other members by those members: `struct __attribute__((packed)) { char c[N];
+    // union __attribute__((packed)) { T x : W; } u; }` for (N, T, W):
+    let bf_union = |ty: Type, w: u32| {
+        Type::Record(Box::new(Record {
+            is_union: true,
+            fields: vec![Field::bitfield(Some("x"), ty, w)],
+            packed: true,
+            ..Record::default()
+        }))
+    };
+    let behind = |n: u64, u: Type| {
+        Type::Record(Box::new(Record {
+            fields: vec![f("c", Type::array(Type::Int(IntKind::Char), n)), f("u", u)],
+            packed: true,
+            ..Record::default()
+        }))
+    };
+    let int = || Type::Int(IntKind::Int);
+    // int : 17 (32-bit mode) at 2: memory; int : 16 (16-bit mode) at 2: registers.
+    assert_eq!(args(X64, vec![behind(2, bf_union(int(), 17))]), "0.0+5:s0");
+    assert_eq!(args(X64, vec![behind(2, bf_union(int(), 16))]), "0.0+4:rdi");
+    // long : 33 (64-bit mode) at 4: memory; at 8: registers.
+    assert_eq!(args(X64, vec![behind(4, bf_union(long(), 33))]), "0.0+9:s0");
+    assert_eq!(
+        args(X64, vec![behind(8, bf_union(long(), 33))]),
+        "0.0+8:rdi 0.8+5:rsi"
+    );
+    // union { char c[2]; } at 1: registers (an array member has no mode to misalign);
+    // union { short x; char y[3]; } at 9: memory (the short is misaligned).
+    let chars2 = Type::union([Type::array(Type::Int(IntKind::Char), 2)]);
+    assert_eq!(args(X64, vec![behind(1, chars2)]), "0.0+3:rdi");
+    let short_chars3 = Type::union([
+        Type::Int(IntKind::Short),
+        Type::array(Type::Int(IntKind::Char), 3),
+    ]);
+    assert_eq!(args(X64, vec![behind(9, short_chars3)]), "0.0+13:s0");
     // #pragma pack(1) struct P { float f; char c; }; struct T { struct P p[3]; };
     let p = Type::Record(Box::new(Record {
         fields: vec![f("f", Type::float()), f("c", Type::Int(IntKind::Char))],
@@ -720,6 +757,39 @@ fn sysv_misaligned_unions_and_arrays_of_packed_records() {
     assert_eq!(
         args(X64, vec![Type::Int(IntKind::Short), t]),
         "0.0+2:rdi[sext32] 1.0+8:rsi 1.8+7:rdx"
+    );
+}
+
+/// The worked example of the System V x86-64 psABI (§3.2.3, "Parameter Passing Example":
+/// `func(e, f, s, g, h, ld, m, y, z, n, i, j, k)` with `structparm s = { int a, b; double
+/// d; }`). Its `__m256 y` and `__m512 z` need AVX registers, which the plans (and gcc
+/// without `-mavx`) do not use; without them `n` takes the next xmm register, xmm2 instead
+/// of the document's xmm4; everything else is placed as the document's table says.
+#[test]
+fn sysv_psabi_parameter_passing_example() {
+    let i = Type::int;
+    let structparm = Type::structure([i(), i(), Type::double()]);
+    assert_eq!(
+        args(
+            X64,
+            vec![
+                i(),
+                i(),
+                structparm,
+                i(),
+                i(),
+                Type::long_double(),
+                Type::double(),
+                Type::double(),
+                i(),
+                i(),
+                i(),
+            ]
+        ),
+        // e: rdi, f: rsi, s.a and s.b: rdx, s.d: xmm0, g: rcx, h: r8, ld: stack 0,
+        // m: xmm1, n: xmm2, i: r9, j: stack 16, k: stack 24.
+        "0.0+4:rdi 1.0+4:rsi 2.0+8:rdx 2.8+8:xmm0 3.0+4:rcx 4.0+4:r8 5.0+16:s0 \
+         6.0+8:xmm1 7.0+8:xmm2 8.0+4:r9 9.0+4:s16 10.0+4:s24"
     );
 }
 
