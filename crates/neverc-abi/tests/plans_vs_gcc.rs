@@ -14,9 +14,10 @@
 //!
 //! Targets run here: x86-64 (host gcc), aarch64, riscv64 (lp64d), arm (AAPCS-VFP) and
 //! mipsel (o32) under qemu-user with their glibc; the base standard (soft float, the armhf
-//! gcc with `-mfloat-abi=soft`), Cortex-M3 (arm-none-eabi-gcc) and riscv32 ilp32
-//! (riscv64-unknown-elf-gcc) as freestanding static programs with their own `_start` and
-//! Linux system calls under qemu-arm / qemu-riscv32; avr-gcc (ATmega1284P, avr-libc) under
+//! gcc with `-mfloat-abi=soft`), Cortex-M3 (Thumb-2) and Cortex-M0 (ARMv6-M, Thumb-1, its
+//! own stub) by arm-none-eabi-gcc, and riscv32 ilp32 (riscv64-unknown-elf-gcc) as
+//! freestanding static programs with their own `_start` and Linux system calls under
+//! qemu-arm / qemu-riscv32; avr-gcc (ATmega1284P, avr-libc) under
 //! simavr, in batches, the images in flash and the output as hexadecimal lines on USART0.
 //! Apple arm64 has no gcc: clang (`--target=arm64-apple-macos11 -O1 -S`) compiles the
 //! caller, its Mach-O assembly is rewritten to ELF syntax and linked freestanding with the
@@ -515,6 +516,80 @@ dump:
     .section .note.GNU-stack,"",%progbits
 "#;
 
+/// The base-standard stub in Thumb-1 (ARMv6-M: Cortex-M0/M0+/M1): the same work as
+/// [`ARM_SOFT_STUB`] with low registers only (no `stm r12`, no post-indexed loads, no IT
+/// blocks), so `r4`-`r7` are saved first and the incoming stack is 16 bytes above.
+const THUMB1_STUB: &str = r#"
+    .text
+    .globl dump
+    .type dump, %function
+    .thumb_func
+dump:
+    push {r4, r5, r6, r7}
+    ldr r4, =dump_buf
+    stmia r4!, {r0-r3}
+    add r5, sp, #16
+    ldr r6, =dump_n
+    ldr r6, [r6]
+    cmp r6, #0
+    beq 2f
+1:  ldrb r7, [r5]
+    strb r7, [r4]
+    adds r5, #1
+    adds r4, #1
+    subs r6, #1
+    bne 1b
+2:  ldr r6, =ret_sret
+    ldr r6, [r6]
+    cmp r6, #0
+    beq 4f
+    ldr r4, =dump_buf
+    ldr r4, [r4]
+    ldr r5, =ret_mem
+3:  ldrb r7, [r5]
+    strb r7, [r4]
+    adds r5, #1
+    adds r4, #1
+    subs r6, #1
+    bne 3b
+4:  ldr r4, =ret_regs
+    ldmia r4!, {r0-r3}
+    ldr r6, =ret_sret
+    ldr r6, [r6]
+    cmp r6, #0
+    beq 5f
+    ldr r0, =dump_buf
+    ldr r0, [r0]
+5:  pop {r4, r5, r6, r7}
+    bx lr
+    .ltorg
+    .section .note.GNU-stack,"",%progbits
+"#;
+
+/// [`ARM_RT`] for Thumb-1: every function a `.thumb_func`.
+const THUMB1_RT: &str = r#"
+    .text
+    .globl _start
+    .type _start, %function
+    .thumb_func
+_start:
+    bl main
+    .globl sys_exit
+    .type sys_exit, %function
+    .thumb_func
+sys_exit:
+    movs r7, #1
+    svc #0
+    .globl sys_write
+    .type sys_write, %function
+    .thumb_func
+sys_write:
+    push {r7, lr}
+    movs r7, #4
+    svc #0
+    pop {r7, pc}
+"#;
+
 fn arm_soft_arg(r: u16) -> Option<(usize, usize)> {
     (r <= 3).then_some((4 * r as usize, 4))
 }
@@ -953,6 +1028,33 @@ fn harnesses() -> Vec<Harness> {
             uart_hex: false,
             darwin: false,
             stub: format!("    .syntax unified\n    .thumb\n{ARM_SOFT_STUB}{ARM_RT}"),
+            freestanding: true,
+            arg_slot: arm_soft_arg,
+            stack_at: 16,
+            ret_slot: arm_soft_arg,
+            ret_regs_size: 16,
+            sret_reg: 0,
+            features: ILP32,
+        },
+        // Cortex-M0 (ARMv6-M, Thumb-1 only, soft float) by arm-none-eabi-gcc, with a
+        // Thumb-1 stub. The assembler (`-mcpu=cortex-m0`) refuses any instruction outside
+        // ARMv6-M, in the caller and in the stub; the program runs under qemu-arm's
+        // A-profile CPU, which executes Thumb-1 alike (qemu-arm's `-cpu cortex-m0` cannot
+        // load a Linux program: it aborts in page_set_flags).
+        Harness {
+            triple: "thumbv6m-none-eabi",
+            cc: &[
+                "arm-none-eabi-gcc",
+                "-mcpu=cortex-m0",
+                "-mthumb",
+                "-mfloat-abi=soft",
+            ],
+            runner: &["qemu-arm"],
+            max_bytes: MAX_BYTES,
+            batch: usize::MAX,
+            uart_hex: false,
+            darwin: false,
+            stub: format!("    .syntax unified\n    .thumb\n{THUMB1_STUB}{THUMB1_RT}"),
             freestanding: true,
             arg_slot: arm_soft_arg,
             stack_at: 16,
