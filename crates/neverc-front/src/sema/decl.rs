@@ -1734,14 +1734,18 @@ impl<'a> Sema<'a> {
                 }
             }
             StmtKind::If(c, a, b) => {
-                self.expr(*c);
+                self.condition(*c);
                 self.stmt(*a);
                 if let Some(b) = b {
                     self.stmt(*b);
                 }
             }
             StmtKind::Switch(c, b) => {
-                self.expr(*c);
+                let t = self.rvalue(*c);
+                if !self.types.is_error(t) && !self.types.is_integer(t) {
+                    let (loc, len) = self.start_loc(*c);
+                    self.error(loc, len, "switch quantity not an integer");
+                }
                 self.jumps.push(Jump::Switch {
                     cases: Vec::new(),
                     default: None,
@@ -1750,7 +1754,7 @@ impl<'a> Sema<'a> {
                 self.jumps.pop();
             }
             StmtKind::While(c, b) => {
-                self.expr(*c);
+                self.condition(*c);
                 self.jumps.push(Jump::Loop);
                 self.stmt(*b);
                 self.jumps.pop();
@@ -1759,7 +1763,7 @@ impl<'a> Sema<'a> {
                 self.jumps.push(Jump::Loop);
                 self.stmt(*b);
                 self.jumps.pop();
-                self.expr(*c);
+                self.condition(*c);
             }
             StmtKind::For {
                 init,
@@ -1781,7 +1785,7 @@ impl<'a> Sema<'a> {
                     }
                 }
                 if let Some(c) = cond {
-                    self.expr(*c);
+                    self.condition(*c);
                 }
                 if let Some(x) = step {
                     self.expr(*x);
@@ -1867,16 +1871,29 @@ impl<'a> Sema<'a> {
                 self.stmt(*b);
             }
             StmtKind::Case(a, b, body) => {
-                self.expr(*a);
-                let lo = self.eval(*a);
-                let hi = match b {
-                    Some(b) => {
-                        self.expr(*b);
-                        self.eval(*b)
+                let len = 4; // `case`
+                let at = a;
+                let label = |s: &mut Self, x: ExprId| {
+                    let t = s.expr(x);
+                    let v = s.eval(x);
+                    if s.types.is_error(t) {
+                        return None;
                     }
+                    if v.is_none() || !s.types.is_integer(t) {
+                        s.error(
+                            st.loc,
+                            len,
+                            "case label does not reduce to an integer constant",
+                        );
+                        return None;
+                    }
+                    v
+                };
+                let lo = label(self, *at);
+                let hi = match b {
+                    Some(b) => label(self, *b),
                     None => lo,
                 };
-                let len = 4; // `case`
                 let mut prev = None;
                 match self
                     .jumps

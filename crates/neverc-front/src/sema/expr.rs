@@ -143,8 +143,39 @@ impl<'a> Sema<'a> {
         t
     }
 
+    /// Types a controlling expression (if, loops, `?:`, `&&`, `||`), which must be scalar.
+    pub(crate) fn condition(&mut self, e: ExprId) -> TypeId {
+        let t = self.rvalue(e);
+        self.require_scalar(e, t);
+        t
+    }
+
+    /// gcc's error for a non-scalar where a truth value is needed.
+    fn require_scalar(&mut self, e: ExprId, t: TypeId) {
+        if self.types.is_error(t) || self.types.is_scalar(t) || self.types.is_vector(t) {
+            return;
+        }
+        let (loc, len) = self.start_loc(e);
+        let msg = if self.types.is_void(t) {
+            "void value not ignored as it ought to be".to_string()
+        } else {
+            match self.types.kind(t) {
+                Kind::Record(_) => {
+                    let what = if self.tname(t).starts_with("union") {
+                        "union"
+                    } else {
+                        "struct"
+                    };
+                    format!("used {what} type value where scalar is required")
+                }
+                _ => return,
+            }
+        };
+        self.error(loc, len, msg);
+    }
+
     /// The type of `e` after lvalue conversion and decay.
-    fn rvalue(&mut self, e: ExprId) -> TypeId {
+    pub(crate) fn rvalue(&mut self, e: ExprId) -> TypeId {
         let t = self.expr(e);
         if let Some(p) = self.bitfield_promotion(e) {
             return p;
@@ -342,7 +373,22 @@ impl<'a> Sema<'a> {
                 self.check_modifiable(*a, e, "assignment");
                 match op {
                     Some(op) => {
-                        let _ = self.binary_types(*op, lt, rt);
+                        let lv = self.types.decay(lt);
+                        if !self.types.is_vector(lv)
+                            && !self.types.is_vector(rt)
+                            && !self.binary_valid(*op, lv, rt)
+                        {
+                            let loc = ex.loc;
+                            let len = self.tok_len_at(loc);
+                            let (an, bn) = (self.tname(lv), self.tname(rt));
+                            let msg = format!(
+                                "invalid operands to binary {} (have '{an}' and '{bn}')",
+                                op.as_str()
+                            );
+                            self.error(loc, len, msg);
+                        } else {
+                            let _ = self.binary_types(*op, lt, rt);
+                        }
                     }
                     None if self.is_lvalue(*a)
                         && !matches!(self.types.kind(lt), Kind::Array(..)) =>
@@ -360,7 +406,7 @@ impl<'a> Sema<'a> {
                 self.types.unqual(lt)
             }
             ExprKind::Cond(c, a, b) => {
-                let ct = self.rvalue(*c);
+                let ct = self.condition(*c);
                 let at = match a {
                     Some(a) => self.rvalue(*a),
                     None => ct,
@@ -380,10 +426,35 @@ impl<'a> Sema<'a> {
                     let q = self.types.quals(at);
                     return self.types.add_quals(el, q);
                 }
-                match (self.types.pointee(at), self.types.pointee(bt)) {
-                    (Some(p), _) | (None, Some(p)) => p,
-                    _ => TypeId::ERROR,
+                if self.types.is_error(at) || self.types.is_error(bt) {
+                    return TypeId::ERROR;
                 }
+                let (p, index) = match (self.types.pointee(at), self.types.pointee(bt)) {
+                    (Some(p), _) => (p, bt),
+                    (None, Some(p)) => (p, at),
+                    _ => {
+                        self.error(
+                            ex.loc,
+                            1,
+                            "subscripted value is neither array nor pointer nor vector",
+                        );
+                        return TypeId::ERROR;
+                    }
+                };
+                if !self.types.is_integer(index) {
+                    self.error(ex.loc, 1, "array subscript is not an integer");
+                    return TypeId::ERROR;
+                }
+                if self.types.is_void(p) {
+                    let pt = if self.types.pointee(at).is_some() {
+                        at
+                    } else {
+                        bt
+                    };
+                    let msg = format!("dereferencing '{}' pointer", self.tname(pt));
+                    self.warning(ex.loc, 1, msg, "");
+                }
+                p
             }
             ExprKind::Member { base, name, arrow } => {
                 let bt = if *arrow {
@@ -404,6 +475,27 @@ impl<'a> Sema<'a> {
                 } else {
                     self.expr(*base)
                 };
+                let decayed = self.types.decay(bt);
+                if let (false, Some(p), ExprKind::Ident(s)) =
+                    (*arrow, self.types.pointee(decayed), &ast.expr(*base).kind)
+                {
+                    if matches!(self.types.kind(p), Kind::Record(_)) {
+                        let n = self.name(*s);
+                        self.error(
+                            ex.loc,
+                            1,
+                            format!("'{n}' is a pointer; did you mean to use '->'?"),
+                        );
+                        return TypeId::ERROR;
+                    }
+                }
+                if matches!(self.types.kind(bt), Kind::Record(_)) && !self.types.is_complete(bt) {
+                    let ub = self.types.unqual(bt);
+                    let msg = format!("invalid use of undefined type '{}'", self.tname(ub));
+                    let len = if *arrow { 2 } else { 1 };
+                    self.error(ex.loc, len, msg);
+                    return TypeId::ERROR;
+                }
                 if !self.types.is_error(bt) && !matches!(self.types.kind(bt), Kind::Record(_)) {
                     let n = self.name(*name);
                     let len = if *arrow { 2 } else { 1 };
@@ -419,6 +511,15 @@ impl<'a> Sema<'a> {
             ExprKind::Cast(tn, x) => {
                 self.rvalue(*x);
                 let t = self.type_name(*tn);
+                let what = match self.types.kind(t) {
+                    Kind::Array(..) => Some("array"),
+                    Kind::Func(_) => Some("function"),
+                    _ => None,
+                };
+                if let Some(what) = what {
+                    self.error(ex.loc, 1, format!("cast specifies {what} type"));
+                    return TypeId::ERROR;
+                }
                 self.types.unqual(t)
             }
             ExprKind::CompoundLit(tn, init) => {
@@ -432,20 +533,24 @@ impl<'a> Sema<'a> {
                 self.init(*init);
                 t
             }
-            ExprKind::SizeofExpr(x) => {
+            ExprKind::SizeofExpr(x) | ExprKind::AlignofExpr(x) => {
+                let sizeof = matches!(ex.kind, ExprKind::SizeofExpr(_));
                 self.depth += 1;
-                self.expr(*x);
+                let t = self.expr(*x);
                 self.depth -= 1;
+                if sizeof && self.is_bitfield(*x) {
+                    let (loc, len) = self.start_loc(*x);
+                    self.error(loc, len, "'sizeof' applied to a bit-field");
+                } else {
+                    let (loc, _) = self.start_loc(*x);
+                    self.require_sized(t, sizeof, loc);
+                }
                 self.size_t()
             }
             ExprKind::SizeofType(tn) | ExprKind::AlignofType(tn) => {
-                self.type_name(*tn);
-                self.size_t()
-            }
-            ExprKind::AlignofExpr(x) => {
-                self.depth += 1;
-                self.expr(*x);
-                self.depth -= 1;
+                let t = self.type_name(*tn);
+                let loc = ast.type_name(*tn).loc;
+                self.require_sized(t, matches!(ex.kind, ExprKind::SizeofType(_)), loc);
                 self.size_t()
             }
             ExprKind::Generic(c, assocs) => {
@@ -471,7 +576,18 @@ impl<'a> Sema<'a> {
                         self.generic_choice.insert(e, x);
                         t
                     }
-                    None => TypeId::ERROR,
+                    None => {
+                        if !self.types.is_error(ct) {
+                            let (loc, len) = self.start_loc(*c);
+                            let uct = self.types.unqual(ct);
+                            let msg = format!(
+                                "'_Generic' selector of type '{}' is not compatible with any association",
+                                self.tname(uct)
+                            );
+                            self.error(loc, len, msg);
+                        }
+                        TypeId::ERROR
+                    }
                 }
             }
             ExprKind::StmtExpr(s) => {
@@ -775,7 +891,14 @@ impl<'a> Sema<'a> {
             UnOp::Deref => {
                 let t = self.rvalue(x);
                 match self.types.pointee(t) {
-                    Some(p) => p,
+                    Some(p) => {
+                        if self.types.is_void(p) && self.depth == 0 {
+                            let loc = self.ast.expr(at).loc;
+                            let msg = format!("dereferencing '{}' pointer", self.tname(t));
+                            self.warning(loc, 1, msg, "");
+                        }
+                        p
+                    }
                     None => {
                         if !self.types.is_error(t) {
                             let loc = self.ast.expr(at).loc;
@@ -815,6 +938,17 @@ impl<'a> Sema<'a> {
                     "decrement"
                 };
                 self.check_modifiable(x, at, verb);
+                let d = self.types.decay(t);
+                if !self.types.is_error(d)
+                    && !self.types.is_arith(d)
+                    && self.types.pointee(d).is_none()
+                    && !self.types.is_vector(d)
+                    && self.is_lvalue(x)
+                {
+                    let loc = self.ast.expr(at).loc;
+                    self.error(loc, 2, format!("wrong type argument to {verb}"));
+                    return TypeId::ERROR;
+                }
                 self.types.unqual(t)
             }
             UnOp::Real | UnOp::Imag => {
@@ -831,6 +965,31 @@ impl<'a> Sema<'a> {
     fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
         let at = self.rvalue(a);
         let bt = self.rvalue(b);
+        for (x, t) in [(a, at), (b, bt)] {
+            if self.types.is_void(t) {
+                let (loc, len) = self.start_loc(x);
+                self.error(loc, len, "void value not ignored as it ought to be");
+                return TypeId::ERROR;
+            }
+        }
+        if matches!(op, BinOp::And | BinOp::Or) {
+            self.require_scalar(a, at);
+            self.require_scalar(b, bt);
+        }
+        if matches!(op, BinOp::Add | BinOp::Sub) {
+            for t in [at, bt] {
+                let Some(p) = self.types.pointee(t) else {
+                    continue;
+                };
+                if matches!(self.types.kind(p), Kind::Record(_)) && !self.types.is_complete(p) {
+                    let loc = self.ast.expr(at_e).loc;
+                    let up = self.types.unqual(p);
+                    let msg = format!("invalid use of undefined type '{}'", self.tname(up));
+                    self.error(loc, 1, msg);
+                    return TypeId::ERROR;
+                }
+            }
+        }
         if self.types.is_vector(at) || self.types.is_vector(bt) {
             return self.vector_binary(op, at, bt, at_e);
         }
@@ -1083,9 +1242,19 @@ impl<'a> Sema<'a> {
             }
             return TypeId::ERROR;
         };
+        let mut void_arg = vec![false; args.len()];
+        for (i, &a) in args.iter().enumerate() {
+            if self.types.is_void(self.expr_types[a.0 as usize]) {
+                let (loc, len) = self.start_loc(a);
+                self.error(loc, len, "invalid use of void expression");
+                void_arg[i] = true;
+            }
+        }
         if let (true, ExprKind::Ident(s)) = (func.proto, &fe.kind) {
             for (i, (&a, &p)) in args.iter().zip(&func.params).enumerate() {
-                self.convert_check(p, a, ConvCtx::Arg(i as u32 + 1, *s));
+                if !void_arg[i] {
+                    self.convert_check(p, a, ConvCtx::Arg(i as u32 + 1, *s));
+                }
             }
         }
         if func.proto {
@@ -1495,6 +1664,118 @@ pub(crate) enum ConvCtx {
 }
 
 impl<'a> Sema<'a> {
+    /// gcc's note after a bad argument: the parameter's declaration and both types.
+    fn arg_note(&mut self, ctx: ConvCtx, dst: TypeId, st: TypeId) {
+        let ConvCtx::Arg(n, f) = ctx else {
+            return;
+        };
+        if self.pp.diags.policy.suppress_all {
+            return;
+        }
+        let Some(o) = self.lookup(f) else {
+            return;
+        };
+        let Some((loc, len)) = self.param_loc(self.ords[o as usize].loc, n) else {
+            return;
+        };
+        let msg = format!(
+            "expected '{}' but argument is of type '{}'",
+            self.tname(dst),
+            self.tname(st)
+        );
+        self.note(loc, len, msg);
+    }
+
+    /// The first token of parameter `n` (from 1) in the declarator whose name is at
+    /// `name`: found by walking the tokens after it.
+    fn param_loc(&self, name: crate::source::Loc, n: u32) -> Option<(crate::source::Loc, u32)> {
+        use crate::parse::ctok::{P, T};
+        let toks = &self.ast.tokens;
+        let i = toks.iter().position(|t| t.loc == name)?;
+        if toks.get(i + 1)?.kind != T::P(P::LParen) {
+            return None;
+        }
+        let mut depth = 0u32;
+        let mut param = 1;
+        let mut at_start = true;
+        for t in &toks[i + 1..] {
+            match t.kind {
+                T::P(P::LParen | P::LBracket | P::LBrace) => {
+                    depth += 1;
+                    if depth == 1 {
+                        continue;
+                    }
+                }
+                T::P(P::RParen | P::RBracket | P::RBrace) => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return None;
+                    }
+                }
+                T::P(P::Comma) if depth == 1 => {
+                    param += 1;
+                    at_start = true;
+                    continue;
+                }
+                _ => {}
+            }
+            if at_start && depth >= 1 {
+                if param == n {
+                    return Some((t.loc, t.len));
+                }
+                at_start = false;
+            }
+        }
+        None
+    }
+
+    /// Is `e` (in parentheses or not) a bit-field member?
+    fn is_bitfield(&mut self, e: ExprId) -> bool {
+        let mut x = e;
+        while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+            x = y;
+        }
+        if !matches!(self.ast.expr(x).kind, ExprKind::Member { .. }) {
+            return false;
+        }
+        let ExprKind::Member { base, name, arrow } = self.ast.expr(x).kind else {
+            return false;
+        };
+        let bt = self.expr_types[base.0 as usize];
+        let rt = if arrow {
+            let d = self.types.decay(bt);
+            match self.types.pointee(d) {
+                Some(p) => p,
+                None => return false,
+            }
+        } else {
+            bt
+        };
+        match *self.types.kind(rt) {
+            Kind::Record(r) => self.types.bitfield_width(r, name).is_some(),
+            _ => false,
+        }
+    }
+
+    /// sizeof and _Alignof need a complete type (void and functions are GNU extensions).
+    fn require_sized(&mut self, t: TypeId, sizeof: bool, loc: crate::source::Loc) {
+        if self.types.is_error(t)
+            || self.types.is_void(t)
+            || matches!(self.types.kind(t), Kind::Func(_))
+            || self.types.is_complete(t)
+            || matches!(self.types.kind(t), Kind::Array(_, ArrLen::Vla))
+        {
+            return;
+        }
+        let op = if sizeof { "sizeof" } else { "__alignof__" };
+        let msg = format!(
+            "invalid application of '{op}' to incomplete type '{}'",
+            self.tname(t)
+        );
+        let len = self.tok_len_at(loc);
+        self.error(loc, len, msg);
+    }
+
     /// gcc's errors for modifying a const-qualified lvalue it can name.
     fn check_modifiable(&mut self, lhs: ExprId, at: ExprId, verb: &str) {
         let t = self.expr_types[lhs.0 as usize];
@@ -1684,6 +1965,7 @@ impl<'a> Sema<'a> {
                 // gcc puts this one at the value, even for an assignment.
                 let (loc, len) = self.start_loc(src);
                 self.error(loc, len, msg);
+                self.arg_note(ctx, dst, st);
             }
             Bad::PtrFromInt | Bad::IntFromPtr => {
                 let what = if matches!(bad, Bad::PtrFromInt) {
@@ -1702,6 +1984,7 @@ impl<'a> Sema<'a> {
                     }
                 };
                 self.warning(loc, len, msg, "int-conversion");
+                self.arg_note(ctx, dst, st);
             }
             Bad::Pointers => {
                 let msg = match ctx {
@@ -1722,6 +2005,7 @@ impl<'a> Sema<'a> {
                     ),
                 };
                 self.warning(loc, len, msg, "incompatible-pointer-types");
+                self.arg_note(ctx, dst, st);
             }
         }
     }
