@@ -52,6 +52,8 @@ pub enum Type {
     I32,
     I64,
     I128,
+    /// IEEE binary16 (`_Float16`).
+    F16,
     F32,
     F64,
     /// x87 80-bit extended precision (x86 `long double`).
@@ -75,7 +77,7 @@ impl Type {
     pub fn bytes(self) -> u32 {
         match self {
             Type::I8 => 1,
-            Type::I16 => 2,
+            Type::I16 | Type::F16 => 2,
             Type::I32 | Type::F32 => 4,
             Type::I64 | Type::F64 | Type::Ptr => 8,
             Type::F80 => 10,
@@ -100,6 +102,7 @@ impl Type {
             Type::I32 => "i32",
             Type::I64 => "i64",
             Type::I128 => "i128",
+            Type::F16 => "f16",
             Type::F32 => "f32",
             Type::F64 => "f64",
             Type::F80 => "f80",

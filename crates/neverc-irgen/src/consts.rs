@@ -273,6 +273,51 @@ impl Big {
 }
 
 /// IEEE binary128 bits of a double.
+/// IEEE binary16 bits of `v`, rounded to nearest, ties to even (as gcc converts a
+/// `double` constant to `_Float16`): overflow gives infinity, tiny values subnormals or
+/// zero, a NaN stays a quiet NaN. Also whether `v` lay exactly halfway between two
+/// binary16 values.
+pub fn f64_to_f16(v: f64) -> (u16, bool) {
+    let b = v.to_bits();
+    let sign = ((b >> 48) & 0x8000) as u16;
+    let exp = ((b >> 52) & 0x7ff) as i32;
+    let man = b & ((1u64 << 52) - 1);
+    if exp == 0x7ff {
+        return (sign | 0x7c00 | if man != 0 { 0x200 } else { 0 }, false);
+    }
+    if exp == 0 {
+        // A double subnormal is far below half of binary16's smallest subnormal.
+        return (sign, false);
+    }
+    let sig = man | (1u64 << 52);
+    // binary16's biased exponent; below 1 the result is subnormal, with fewer bits.
+    let e = exp - 1023 + 15;
+    let shift = if e >= 1 { 42 } else { 42 + (1 - e) as u32 };
+    if shift >= 64 {
+        return (sign, false);
+    }
+    let mut q = sig >> shift;
+    let rem = sig & ((1u64 << shift) - 1);
+    let half = 1u64 << (shift - 1);
+    let tie = rem == half;
+    if rem > half || (tie && q & 1 == 1) {
+        q += 1;
+    }
+    if e < 1 {
+        // Rounding up to 1 << 10 gives the smallest normal's encoding by itself.
+        return (sign | q as u16, tie);
+    }
+    let mut e = e as u16;
+    if q >= 1 << 11 {
+        q >>= 1;
+        e += 1;
+    }
+    if e >= 31 {
+        return (sign | 0x7c00, tie);
+    }
+    (sign | (e << 10) | (q as u16 & 0x3ff), tie)
+}
+
 pub fn f64_to_f128(v: f64) -> u128 {
     let bits = v.to_bits();
     let sign = (bits >> 63) as u128;
@@ -1218,6 +1263,7 @@ impl<'a> Gen<'a> {
 
     fn write_float(&self, bytes: &mut [u8], at: usize, it: Type, f: f64) {
         match it {
+            Type::F16 => bytes[at..at + 2].copy_from_slice(&f64_to_f16(f).0.to_le_bytes()),
             Type::F32 => bytes[at..at + 4].copy_from_slice(&(f as f32).to_le_bytes()),
             Type::F64 => bytes[at..at + 8].copy_from_slice(&f.to_le_bytes()),
             Type::F80 => bytes[at..at + 10].copy_from_slice(&f64_to_f80(f).to_le_bytes()[..10]),

@@ -381,6 +381,7 @@ impl<'a> Gen<'a> {
 
     pub fn float_const(&mut self, t: Type, v: f64) -> Value {
         let bits = match t {
+            Type::F16 => crate::consts::f64_to_f16(v).0 as u128,
             Type::F32 => (v as f32).to_bits() as u128,
             Type::F64 => v.to_bits() as u128,
             Type::F80 => crate::consts::f64_to_f80(v),
@@ -406,6 +407,7 @@ impl<'a> Gen<'a> {
                 Type::I8 => self.t.types.int(neverc_abi::IntKind::SChar),
                 Type::I16 => self.t.types.int(neverc_abi::IntKind::Short),
                 Type::I32 => self.t.types.int(neverc_abi::IntKind::Int),
+                Type::F16 => self.float_kind_type(FloatK::FloatN(16, false)),
                 Type::F32 => self.float_kind_type(FloatK::Float),
                 Type::F64 => self.float_kind_type(FloatK::Double),
                 Type::F80 => self.float_kind_type(FloatK::LongDouble),
@@ -457,6 +459,8 @@ impl<'a> Gen<'a> {
                     u as i128
                 };
                 let bits = match tt {
+                    // Exact through f64 below 2^53; anything from 65520 up is infinity.
+                    Type::F16 => crate::consts::f64_to_f16(x as f64).0 as u128,
                     Type::F32 => (x as f32).to_bits() as u128,
                     Type::F64 => (x as f64).to_bits() as u128,
                     _ => {
@@ -579,6 +583,7 @@ impl<'a> Gen<'a> {
             Type::I8 | Type::I16 | Type::I32 => self.t.types.int(I::Int),
             Type::I64 => self.t.types.int(I::Long),
             Type::I128 => self.t.types.int(I::Int128),
+            Type::F16 => self.float_kind_type(FloatK::FloatN(16, false)),
             Type::F32 | Type::F64 => self.float_kind_type(FloatK::Double),
             Type::F80 => self.float_kind_type(FloatK::LongDouble),
             Type::F128 => self.float_kind_type(FloatK::Float128),
@@ -1205,6 +1210,17 @@ impl<'a> Gen<'a> {
                 let t = self.ir_type(ty).unwrap_or(Type::F64);
                 let v = lit.value;
                 let bits = match t {
+                    Type::F16 => {
+                        // Rounded from the literal's double value: right unless that
+                        // value lies exactly halfway between two _Float16 values (a
+                        // literal rounded twice could then differ from gcc's).
+                        let (h, tie) = crate::consts::f64_to_f16(v);
+                        if tie {
+                            let loc = self.ast.expr(e).loc;
+                            self.refuse(loc, "a _Float16 literal halfway between two values");
+                        }
+                        h as u128
+                    }
                     Type::F32 => crate::consts::parse_f32(&lit.text)
                         .unwrap_or(v as f32)
                         .to_bits() as u128,

@@ -34,6 +34,7 @@ impl<'a> Gen<'a> {
                 }
             }
             Kind::Float(f) => match f {
+                FloatK::FloatN(16, false) => Type::F16,
                 FloatK::Float | FloatK::FloatN(32, false) => Type::F32,
                 FloatK::Double | FloatK::FloatN(64, false) | FloatK::FloatN(32, true) => Type::F64,
                 FloatK::LongDouble => {

@@ -312,7 +312,8 @@ impl<'a> Lower<'a> {
     }
 
     fn class_of(ty: Type) -> RegClass {
-        if matches!(ty, Type::F32 | Type::F64) {
+        // A `_Float16` lives in an xmm register, as the psABI passes it (low 16 bits).
+        if matches!(ty, Type::F16 | Type::F32 | Type::F64) {
             RegClass::Float
         } else {
             RegClass::Int
@@ -440,7 +441,7 @@ impl<'a> Lower<'a> {
                 } else {
                     let t = self.new_vreg(RegClass::Int);
                     let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
-                    let size = if ty == Type::F32 {
+                    let size = if matches!(ty, Type::F16 | Type::F32) {
                         Size::S32
                     } else {
                         Size::S64
@@ -708,6 +709,7 @@ impl<'a> Lower<'a> {
             }
         }
         self.remove_dead();
+        self.refuse_half_arithmetic()?;
         self.fold_address_adds();
         if self.opts.opt_level > 0 {
             self.fold_rmw();
@@ -867,6 +869,41 @@ impl<'a> Lower<'a> {
                 }
             });
         }
+    }
+
+    /// `_Float16` values are constants, loaded, stored, passed and returned (in xmm
+    /// registers, as the psABI says), and nothing else yet: a live instruction computing
+    /// with one (a conversion included) is refused by name.
+    fn refuse_half_arithmetic(&self) -> Result<(), BackendError> {
+        let f = self.f;
+        if !f.values.iter().any(|v| v.ty == Type::F16) {
+            return Ok(());
+        }
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                let op = &f.inst(i).op;
+                if self.skip[i.index()]
+                    || matches!(
+                        op,
+                        Op::Fconst { .. }
+                            | Op::Load { .. }
+                            | Op::Store { .. }
+                            | Op::Call { .. }
+                            | Op::Return(_)
+                            | Op::Jump(_)
+                            | Op::Branch { .. }
+                    )
+                {
+                    continue;
+                }
+                let mut half = f.inst_results(i).iter().any(|&r| self.ty(r) == Type::F16);
+                op.for_each_operand(|v| half |= f.value_type(v) == Type::F16);
+                if half {
+                    return Err(self.err("_Float16 arithmetic"));
+                }
+            }
+        }
+        Ok(())
     }
 
     /// `p + c` used only as the address of one load or store is folded into its memory
@@ -1263,7 +1300,7 @@ impl<'a> Lower<'a> {
             Op::Fconst { ty, bits } => {
                 let r = res.unwrap();
                 match ty {
-                    Type::F32 | Type::F64 => Ok(()),
+                    Type::F16 | Type::F32 | Type::F64 => Ok(()),
                     Type::F80 => {
                         let m = self.f80_home(r);
                         let mut b = B::default();
@@ -3486,6 +3523,22 @@ pub const OUT_MARK: i32 = i32::MIN + 0x5a5a;
 
 fn load_into(b: &mut B, ty: Type, m: Mem, v: VReg) {
     match ty {
+        // Two bytes into the low bits of an xmm register, through the scratch register.
+        Type::F16 => {
+            b.i(Inst::MovX {
+                signed: false,
+                from: Size::S16,
+                to: Size::S32,
+                src: Rm::Mem(m),
+                dst: SCRATCH,
+            });
+            let d = b.def_x(v);
+            b.i(Inst::MovGprToXmm {
+                size: Size::S32,
+                src: Rm::Reg(SCRATCH),
+                dst: d,
+            });
+        }
         Type::F32 | Type::F64 => {
             let d = b.def_x(v);
             b.i(Inst::XmmMov {
@@ -3521,6 +3574,19 @@ fn load_into(b: &mut B, ty: Type, m: Mem, v: VReg) {
 
 fn store_from(b: &mut B, ty: Type, src: StoreSrc, m: Mem) {
     match src {
+        // The low two bytes of an xmm register, through the scratch register.
+        StoreSrc::Xmm(x) if ty == Type::F16 => {
+            b.i(Inst::MovXmmToGpr {
+                size: Size::S32,
+                src: x,
+                dst: Rm::Reg(SCRATCH),
+            });
+            b.i(Inst::Mov {
+                size: Size::S16,
+                src: Rmi::Reg(SCRATCH),
+                dst: Rm::Mem(m),
+            });
+        }
         StoreSrc::Xmm(x) => b.i(Inst::XmmMov {
             op: if ty == Type::F32 {
                 XmmMovOp::Movss

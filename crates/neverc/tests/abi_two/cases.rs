@@ -373,6 +373,18 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
         if misaligned_union(&sig.ret, m, 0) {
             tags.insert("ret:misaligned_union_member".into());
         }
+        // A piece of more than 8 bytes in an xmm register (DWARF 17-32): a vector of 16
+        // bytes, alone or as a record's SSE+SSEUP eightbytes (FINDINGS.md F2).
+        let wide_xmm = |l: &neverc_abi::Location| {
+            matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)) && l.size > 8
+        };
+        for l in plan.arguments.iter().filter(|l| wide_xmm(l)) {
+            let va = variadic.is_some_and(|k| l.value as usize >= k);
+            tags.insert(format!("{}:wide_xmm_piece", if va { "va" } else { "arg" }));
+        }
+        if plan.returns.iter().any(wide_xmm) {
+            tags.insert("ret:wide_xmm_piece".into());
+        }
         for l in &plan.arguments {
             if matches!(l.place, Place::Stack(_)) {
                 tags.insert("sig:stack_args".into());
