@@ -1,1 +1,5 @@
-int *f(void) { register int r = 0; return &r; }
+int *f(void)
+{
+  register int r = 0;
+  return &r;
+}

@@ -1,1 +1,4 @@
-int *f(double d) { return (int *)d; }
+int *f(double d)
+{
+  return (int *)d;
+}

@@ -1,1 +1,4 @@
-double f(int *p) { return (double)p; }
+double f(int *p)
+{
+  return (double)p;
+}

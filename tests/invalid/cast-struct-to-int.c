@@ -1,2 +1,5 @@
 struct s { int a; } v;
-int f(void) { return (int)v; }
+int f(void)
+{
+  return (int)v;
+}

@@ -1,1 +1,4 @@
-void f(void) { goto nowhere; }
+void f(void)
+{
+  goto nowhere;
+}

@@ -1,1 +1,4 @@
-void f(int n) { int a[n] = { 1 }; }
+void f(int n)
+{
+  int a[n] = { 1 };
+}

@@ -1,1 +1,4 @@
-void f(void) { void *p = &&missing; }
+void f(void)
+{
+  void *p = &&missing;
+}

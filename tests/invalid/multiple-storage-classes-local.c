@@ -1,1 +1,4 @@
-void f(void) { auto register int x; }
+void f(void)
+{
+  auto register int x;
+}

@@ -115,6 +115,9 @@ pub struct Diagnostics {
     last_file: Option<FileId>,
     /// Set once `-fmax-errors` is reached: the caller should stop.
     pub stop: bool,
+    /// The last diagnostic other than a note was dropped (`-w`, `-Wno-x`): so are the
+    /// notes that follow it.
+    dropped: bool,
 }
 
 const RESET: &str = "\x1b[m\x1b[K";
@@ -131,6 +134,7 @@ impl Diagnostics {
             out,
             last_file: None,
             stop: false,
+            dropped: false,
         }
     }
 
@@ -217,9 +221,16 @@ impl Diagnostics {
         if self.stop {
             return;
         }
+        if d.level == Level::Note && self.dropped {
+            return;
+        }
         let Some(level) = self.effective_level(&d) else {
+            self.dropped = true;
             return;
         };
+        if d.level != Level::Note {
+            self.dropped = false;
+        }
         let promoted = level == Level::Error
             && (d.level == Level::Warning
                 || (self.policy.permissive && d.option.is_some() && self.policy.all_errors));
@@ -589,6 +600,18 @@ mod tests {
                     offset: 0,
                 },
                 "b",
+            ),
+        );
+        // The note of a dropped warning is dropped with it.
+        d.report(
+            &sm,
+            Diagnostic::new(
+                Level::Note,
+                Some(Loc {
+                    file: id,
+                    offset: 0,
+                }),
+                "declared here",
             ),
         );
         assert!(buf.0.lock().unwrap().is_empty());

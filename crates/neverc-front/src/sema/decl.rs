@@ -3,7 +3,7 @@
 //! bodies and labels.
 
 use super::types::{ArrLen, FuncTy, Kind, Member, RecordInfo, TypeId};
-use super::{FuncCtx, Jump, Linkage, OrdKind, Ordinary, Sema, Tag};
+use super::{FuncCtx, Jump, Linkage, OrdKind, Ordinary, Sema, Tag, READ};
 use crate::parse::ast::*;
 use crate::parse::ctok::{Kw, T};
 use crate::source::Loc;
@@ -20,6 +20,7 @@ pub(crate) struct ParamInfo {
 impl<'a> Sema<'a> {
     pub(crate) fn external_decl(&mut self, d: DeclId) {
         let ast = self.ast;
+        self.stmt_loc = ast.decl(d).loc;
         match &ast.decl(d).kind {
             DeclKind::Vars { specs, list } => {
                 self.cur_decl = Some(d);
@@ -1039,6 +1040,39 @@ impl<'a> Sema<'a> {
             let Some(name) = id.decl.name else {
                 continue;
             };
+            if id.init.is_some() {
+                let n = self.name(name);
+                let at = self.stmt_loc;
+                let len = self.tok_len_at(at);
+                if sp.storage == Some(Storage::Typedef) {
+                    self.error(
+                        at,
+                        len,
+                        format!("typedef '{n}' is initialized (use '__typeof__' instead)"),
+                    );
+                    continue;
+                }
+                if matches!(self.types.kind(ty), Kind::Func(_)) {
+                    self.error(
+                        at,
+                        len,
+                        format!("function '{n}' is initialized like a variable"),
+                    );
+                    continue;
+                }
+                if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla)) {
+                    self.error(at, len, "variable-sized object may not be initialized");
+                }
+                if sp.storage == Some(Storage::Extern) && !self.at_file_scope() {
+                    let nl = self.sym_len(name);
+                    self.error(
+                        id.decl.loc,
+                        nl,
+                        format!("'{n}' has both 'extern' and initializer"),
+                    );
+                    continue;
+                }
+            }
             if sp.storage == Some(Storage::Typedef) {
                 if has_attr(&sp.attrs, "aligned", &self.pp.interner)
                     || has_attr(&id.decl.attrs, "aligned", &self.pp.interner)
@@ -1094,6 +1128,17 @@ impl<'a> Sema<'a> {
                 }
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if sp.storage == Some(Storage::Register) {
+                self.registers.insert(oid);
+            }
+            if self.func.is_some() && !is_extern {
+                let unused_attr = has_attr(&sp.attrs, "unused", &self.pp.interner)
+                    || has_attr(&id.decl.attrs, "unused", &self.pp.interner)
+                    || has_attr(&sp.attrs, "cleanup", &self.pp.interner)
+                    || has_attr(&id.decl.attrs, "cleanup", &self.pp.interner);
+                let bits = if unused_attr { READ } else { 0 };
+                self.usage.insert(oid, bits);
+            }
             if matches!(self.types.kind(ty), Kind::Func(_)) {
                 self.note_func_align(oid, &sp.attrs, &id.decl.attrs);
             }
@@ -1635,7 +1680,8 @@ impl<'a> Sema<'a> {
         } else {
             self.stmt(body);
         }
-        self.pop_scope();
+        self.func_end_labels();
+        self.pop_block_scope();
         if let Some(f) = self.func.take() {
             for (l, loc) in &f.gotos {
                 if !f.labels.contains_key(l) {
@@ -1666,18 +1712,47 @@ impl<'a> Sema<'a> {
         }
     }
 
+    /// -Wunused-label for the function being finished.
+    fn func_end_labels(&mut self) {
+        if !self.warning_on("unused-label", &["all", "unused"]) {
+            return;
+        }
+        let Some(f) = &self.func else {
+            return;
+        };
+        // Local labels (`__label__`) are mostly taken by nested functions: not checked.
+        let mut unused: Vec<(Symbol, Loc)> = f
+            .labels
+            .iter()
+            .filter(|(l, _)| !f.gotos.iter().any(|g| g.0 == **l) && !f.local_labels.contains(l))
+            .map(|(l, loc)| (*l, *loc))
+            .collect();
+        unused.sort_by_key(|u| std::cmp::Reverse(u.1.offset));
+        for (l, loc) in unused {
+            let n = self.name(l);
+            let len = self.sym_len(l);
+            self.warning(
+                loc,
+                len,
+                format!("label '{n}' defined but not used"),
+                "unused-label",
+            );
+        }
+    }
+
     // ----- statements -----
 
     pub(crate) fn stmt(&mut self, s: StmtId) {
         let ast = self.ast;
         let st = ast.stmt(s);
+        self.stmt_loc = st.loc;
         match &st.kind {
             StmtKind::Compound(items) => {
                 self.push_scope();
                 for &i in items {
                     self.stmt(i);
                 }
-                self.pop_scope();
+                self.pop_block_scope();
             }
             StmtKind::Decl(d) => {
                 let d = *d;
@@ -1730,7 +1805,7 @@ impl<'a> Sema<'a> {
             }
             StmtKind::Expr(e) => {
                 if let Some(e) = e {
-                    self.expr(*e);
+                    self.discarded_expr(*e);
                 }
             }
             StmtKind::If(c, a, b) => {
@@ -1775,7 +1850,7 @@ impl<'a> Sema<'a> {
                 match init {
                     ForInit::None => {}
                     ForInit::Expr(e) => {
-                        self.expr(*e);
+                        self.discarded_expr(*e);
                     }
                     ForInit::Decl(d) => {
                         if let DeclKind::Vars { specs, list } = &ast.decl(*d).kind {
@@ -1788,12 +1863,12 @@ impl<'a> Sema<'a> {
                     self.condition(*c);
                 }
                 if let Some(x) = step {
-                    self.expr(*x);
+                    self.discarded_expr(*x);
                 }
                 self.jumps.push(Jump::Loop);
                 self.stmt(*body);
                 self.jumps.pop();
-                self.pop_scope();
+                self.pop_block_scope();
             }
             StmtKind::Goto(l) => {
                 if let Some(f) = &mut self.func {

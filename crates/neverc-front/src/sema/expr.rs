@@ -143,9 +143,20 @@ impl<'a> Sema<'a> {
         t
     }
 
+    /// Types an expression whose value is discarded.
+    pub(crate) fn discarded_expr(&mut self, e: ExprId) -> TypeId {
+        self.discarded = Some(e);
+        let t = self.expr(e);
+        self.discarded = None;
+        t
+    }
+
     /// Types a controlling expression (if, loops, `?:`, `&&`, `||`), which must be scalar.
     pub(crate) fn condition(&mut self, e: ExprId) -> TypeId {
+        // gcc counts an assignment tested directly as setting its target, not reading it.
+        self.discarded = Some(e);
         let t = self.rvalue(e);
+        self.discarded = None;
         self.require_scalar(e, t);
         t
     }
@@ -364,11 +375,51 @@ impl<'a> Sema<'a> {
                 let v = self.types.void();
                 self.types.pointer(v)
             }
-            ExprKind::Paren(x) => self.expr(*x),
+            ExprKind::Paren(x) => {
+                if self.discarded == Some(e) {
+                    return self.discarded_expr(*x);
+                }
+                self.expr(*x)
+            }
             ExprKind::Unary(op, x) => self.unary(*op, *x, e),
             ExprKind::Binary(op, a, b) => self.binary(*op, *a, *b, e),
             ExprKind::Assign(op, a, b) => {
+                // Assigning to a local (or to an element or member of a local array or
+                // record) is no use of its value, as gcc's -Wunused-but-set-variable sees.
+                let mut target = *a;
+                let mut indexed = Vec::new();
+                loop {
+                    match ast.expr(target).kind {
+                        ExprKind::Paren(x) => target = x,
+                        ExprKind::Member {
+                            base, arrow: false, ..
+                        } => target = base,
+                        ExprKind::Index(x, _) => {
+                            target = x;
+                            indexed.push(x);
+                        }
+                        _ => break,
+                    }
+                }
+                let discarded = self.discarded == Some(e);
+                self.discarded = None;
+                let before = match (op, &ast.expr(target).kind) {
+                    (None, ExprKind::Ident(s)) if discarded => self
+                        .lookup(*s)
+                        .and_then(|o| self.usage.get(&o).map(|&u| (o, u))),
+                    _ => None,
+                };
                 let lt = self.expr(*a);
+                // Elements of arrays are in the object; through a pointer they are not.
+                let within = indexed.iter().all(|x| {
+                    matches!(
+                        self.types.kind(self.expr_types[x.0 as usize]),
+                        Kind::Array(..)
+                    )
+                });
+                if let (Some((o, u)), true) = (before, within) {
+                    self.usage.insert(o, u | super::SET);
+                }
                 let rt = self.rvalue(*b);
                 self.check_modifiable(*a, e, "assignment");
                 match op {
@@ -415,7 +466,11 @@ impl<'a> Sema<'a> {
                 self.cond_type(at, bt, a.unwrap_or(*c), *b)
             }
             ExprKind::Comma(a, b) => {
-                self.expr(*a);
+                let whole = self.discarded == Some(e);
+                self.discarded_expr(*a);
+                if whole {
+                    return self.discarded_expr(*b);
+                }
                 self.rvalue(*b)
             }
             ExprKind::Call(f, args) => self.call(*f, args),
@@ -509,8 +564,14 @@ impl<'a> Sema<'a> {
                 self.member(bt, *name, ex.loc)
             }
             ExprKind::Cast(tn, x) => {
-                self.rvalue(*x);
+                let st = self.rvalue(*x);
                 let t = self.type_name(*tn);
+                if let Some(msg) = self.bad_cast(st, t) {
+                    let at = self.stmt_loc;
+                    let len = self.tok_len_at(at);
+                    self.error(at, len, msg);
+                    return TypeId::ERROR;
+                }
                 let what = match self.types.kind(t) {
                     Kind::Array(..) => Some("array"),
                     Kind::Func(_) => Some("function"),
@@ -609,7 +670,12 @@ impl<'a> Sema<'a> {
                 self.pop_scope();
                 t
             }
-            ExprKind::LabelAddr(_) => {
+            ExprKind::LabelAddr(l) => {
+                // (In a nested function it may be the enclosing function's label.)
+                let at = self.stmt_loc;
+                if let (Some(f), 0) = (&mut self.func, self.nesting) {
+                    f.gotos.push((*l, at));
+                }
                 let v = self.types.void();
                 self.types.pointer(v)
             }
@@ -760,6 +826,9 @@ impl<'a> Sema<'a> {
     ) -> TypeId {
         if let Some(o) = self.lookup(s) {
             self.refs.insert(e, o);
+            if let Some(u) = self.usage.get_mut(&o) {
+                *u |= super::READ;
+            }
             let o = &self.ords[o as usize];
             return match o.kind {
                 OrdKind::Typedef => TypeId::ERROR,
@@ -917,6 +986,27 @@ impl<'a> Sema<'a> {
                 let t = self.expr(x);
                 if self.types.is_error(t) {
                     return t;
+                }
+                let mut inner = x;
+                while let ExprKind::Paren(y) = self.ast.expr(inner).kind {
+                    inner = y;
+                }
+                if let ExprKind::Ident(s) = self.ast.expr(inner).kind {
+                    if self
+                        .refs
+                        .get(&inner)
+                        .is_some_and(|o| self.registers.contains(o))
+                    {
+                        let at = self.stmt_loc;
+                        let len = self.tok_len_at(at);
+                        let n = self.name(s);
+                        self.error(
+                            at,
+                            len,
+                            format!("address of register variable '{n}' requested"),
+                        );
+                        return TypeId::ERROR;
+                    }
                 }
                 let ok = self.is_lvalue(x) || matches!(self.types.kind(t), Kind::Func(_));
                 if !ok {
@@ -1727,6 +1817,28 @@ impl<'a> Sema<'a> {
             }
         }
         None
+    }
+
+    /// gcc's error for a cast between scalar kinds that do not convert (struct to int,
+    /// pointer to floating, floating to pointer), or None.
+    fn bad_cast(&self, from: TypeId, to: TypeId) -> Option<&'static str> {
+        let t = &self.types;
+        if t.is_error(from) || t.is_error(to) || t.is_void(to) {
+            return None;
+        }
+        let rec = matches!(t.kind(from), Kind::Record(_));
+        let float = |x: TypeId| matches!(t.kind(x), Kind::Float(_));
+        if t.is_integer(to) && rec {
+            Some("aggregate value used where an integer was expected")
+        } else if float(to) && rec {
+            Some("aggregate value used where a floating-point was expected")
+        } else if float(to) && t.pointee(from).is_some() {
+            Some("pointer value used where a floating-point was expected")
+        } else if t.pointee(to).is_some() && (float(from) || rec) {
+            Some("cannot convert to a pointer type")
+        } else {
+            None
+        }
     }
 
     /// Is `e` (in parentheses or not) a bit-field member?

@@ -147,7 +147,23 @@ pub struct Sema<'a> {
     pub(crate) jumps: Vec<Jump>,
     /// Token index by location, built when a `#pragma pack` needs it.
     pub(crate) token_index: Option<FxHashMap<crate::source::Loc, u32>>,
+    /// How block-scope objects are used, by entry: [`READ`] and [`SET`] bits, for
+    /// -Wunused-variable and -Wunused-but-set-variable.
+    pub(crate) usage: FxHashMap<u32, u8>,
+    /// The expression whose value is discarded (an expression statement's, a `for`
+    /// clause's, a discarded comma operand): assignments there only set their target.
+    pub(crate) discarded: Option<ExprId>,
+    /// Objects declared `register` (their address may not be taken).
+    pub(crate) registers: crate::token::FxHashSet<u32>,
+    /// Where the statement (or declaration) being checked starts: gcc's place for
+    /// diagnostics it gives at its "input location".
+    pub(crate) stmt_loc: Loc,
 }
+
+/// The value of an object is used.
+pub(crate) const READ: u8 = 1;
+/// An object is assigned.
+pub(crate) const SET: u8 = 2;
 
 /// A statement `break` (and for loops `continue`) can leave.
 pub(crate) enum Jump {
@@ -186,6 +202,13 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         rec: 0,
         defining: Vec::new(),
         tentative: Vec::new(),
+        usage: FxHashMap::default(),
+        registers: Default::default(),
+        discarded: None,
+        stmt_loc: Loc {
+            file: crate::source::FileId(0),
+            offset: 0,
+        },
         param_ids: Vec::new(),
         jumps: Vec::new(),
         token_index: None,
@@ -399,6 +422,72 @@ impl<'a> Sema<'a> {
     pub(crate) fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
             self.scopes.pop();
+        }
+    }
+
+    /// Is warning `option` on, given the groups (`all`, `extra`, `unused`) that enable it?
+    pub(crate) fn warning_on(&self, option: &str, groups: &[&str]) -> bool {
+        let p = &self.pp.diags.policy;
+        if p.suppress_all || p.disabled.contains(option) {
+            return false;
+        }
+        p.enabled.contains(option)
+            || groups
+                .iter()
+                .any(|g| p.enabled.contains(*g) && !p.disabled.contains(*g))
+    }
+
+    /// Leaves a block: gcc's -Wunused-variable and -Wunused-but-set-variable for the
+    /// objects it declared, latest first.
+    pub(crate) fn pop_block_scope(&mut self) {
+        if self.scopes.len() <= 1 {
+            return;
+        }
+        let scope = self.scopes.pop().unwrap();
+        let unused = self.warning_on("unused-variable", &["all", "unused"]);
+        let set_only = self.warning_on("unused-but-set-variable", &["all", "unused"]);
+        if self.func.is_none() || !(unused || set_only) {
+            return;
+        }
+        let mut ids: Vec<u32> = scope.ord.values().copied().collect();
+        ids.sort_unstable_by(|a, b| b.cmp(a));
+        for id in ids {
+            let o = &self.ords[id as usize];
+            let local = matches!(
+                o.kind,
+                OrdKind::Object {
+                    linkage: Linkage::None,
+                    implicit: false,
+                    ..
+                }
+            );
+            if !local
+                || self.param_ids.contains(&id)
+                || matches!(self.types.kind(o.ty), types::Kind::Func(_))
+            {
+                continue;
+            }
+            let Some(&use_bits) = self.usage.get(&id) else {
+                continue;
+            };
+            let (loc, name) = (o.loc, o.name);
+            let n = self.name(name);
+            let len = self.sym_len(name);
+            if use_bits == 0 && unused {
+                self.warning(
+                    loc,
+                    len,
+                    format!("unused variable '{n}'"),
+                    "unused-variable",
+                );
+            } else if use_bits == SET && set_only {
+                self.warning(
+                    loc,
+                    len,
+                    format!("variable '{n}' set but not used"),
+                    "unused-but-set-variable",
+                );
+            }
         }
     }
     pub(crate) fn at_file_scope(&self) -> bool {
