@@ -14,7 +14,7 @@
 //! floating point, atomics and switches on `__int128`, the address of an unreachable block.
 
 use crate::asm::{self, Inst, Label};
-use crate::emit::{cfi_text, emit_function, Emitted};
+use crate::emit::{cfi_text, emit_function};
 use crate::lower::{gpr_allocatable, lower_function, xmm_allocatable, SCRATCH, XSCRATCH};
 use crate::vcode::{preg_gpr, preg_xmm};
 use neverc_codegen::cfi::{write_eh_frame, FrameDescription};
@@ -48,6 +48,9 @@ pub struct Options {
     pub omit_frame_pointer: bool,
     pub function_sections: bool,
     pub data_sections: bool,
+    /// Only the object is wanted (`-c`): the assembly text is not printed and
+    /// `Compiled::asm` is empty. The object's bytes do not depend on this.
+    pub object_only: bool,
 }
 
 pub struct Compiled {
@@ -107,11 +110,13 @@ pub fn machine_env() -> MachineEnv {
     }
 }
 
+/// What the data pass needs of a compiled function (block addresses); the instructions
+/// themselves are not kept.
 struct FnOut {
-    emitted: Emitted,
+    block_labels: HashMap<ir::Block, Label>,
     section: SectionId,
     offset: u64,
-    asm: asm::Assembled,
+    label_offsets: asm::LabelOffsets,
 }
 
 fn map_binding(b: ir::Binding) -> Binding {
@@ -225,6 +230,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     let mut obj = ObjectModule::new(ObjTarget::x86_64());
     let syms: Vec<SymId> = m.symbols.iter().map(|s| obj.declare(&s.name)).collect();
     let env = machine_env();
+    let want_text = !opts.object_only;
     let mut text = String::new();
     let mut section_text: HashMap<SectionId, String> = HashMap::new();
     let mut order: Vec<SectionId> = Vec::new();
@@ -272,7 +278,7 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         let mut emitted = emit_function(&low, &out);
         emitted.insts.push(Inst::Align(16));
         let sd = m.sym(f.sym);
-        let asm = asm::assemble(&emitted.insts)
+        let mut asm = asm::assemble(&emitted.insts)
             .map_err(|e| internal(format!("{} in function {}", e.message, sd.name)))?;
         let section = std_or_user(
             &mut obj,
@@ -285,37 +291,39 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             16,
         );
         let offset = obj.append(section, &asm.bytes, u64::from(f.align.max(16)));
-        pending.push((section, offset, asm.fixups.clone()));
+        pending.push((section, offset, std::mem::take(&mut asm.fixups)));
         let size = *asm.label_offsets.get(&emitted.end).unwrap_or(&0) as u64;
         obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
             .map_err(internal)?;
         // Text.
-        let st = section_text.entry(section).or_insert_with(|| {
-            order.push(section);
-            String::new()
-        });
-        let name = sd.name.clone();
-        write_sym_attrs(st, &name, sd, "@function");
-        let _ = writeln!(st, "\t.p2align {}", f.align.max(16).trailing_zeros());
-        let _ = writeln!(st, "{name}:");
-        let _ = writeln!(st, "\t.cfi_startproc");
-        let labels = |l: Label| format!(".Lf{fi}_{}", l.0);
-        let names = |s: SymId| obj.symbol_name(s).to_string();
-        let mut ci = 0;
-        for (i, inst) in emitted.insts.iter().enumerate() {
-            while ci < emitted.cfi.len() && emitted.cfi[ci].0 == i {
-                let _ = writeln!(st, "\t{}", cfi_text(emitted.cfi[ci].2));
-                ci += 1;
-            }
-            if *inst == Inst::Label(emitted.end) {
-                let _ = writeln!(st, "\t.cfi_endproc");
-                let _ = writeln!(st, "\t.size {name}, .-{name}");
-            }
-            let line = asm::print(inst, &names, &labels);
-            if matches!(inst, Inst::Label(_)) {
-                let _ = writeln!(st, "{line}");
-            } else {
-                let _ = writeln!(st, "\t{line}");
+        if want_text {
+            let st = section_text.entry(section).or_insert_with(|| {
+                order.push(section);
+                String::new()
+            });
+            let name = sd.name.clone();
+            write_sym_attrs(st, &name, sd, "@function");
+            let _ = writeln!(st, "\t.p2align {}", f.align.max(16).trailing_zeros());
+            let _ = writeln!(st, "{name}:");
+            let _ = writeln!(st, "\t.cfi_startproc");
+            let labels = |l: Label| format!(".Lf{fi}_{}", l.0);
+            let names = |s: SymId| obj.symbol_name(s).to_string();
+            let mut ci = 0;
+            for (i, inst) in emitted.insts.iter().enumerate() {
+                while ci < emitted.cfi.len() && emitted.cfi[ci].0 == i {
+                    let _ = writeln!(st, "\t{}", cfi_text(emitted.cfi[ci].2));
+                    ci += 1;
+                }
+                if *inst == Inst::Label(emitted.end) {
+                    let _ = writeln!(st, "\t.cfi_endproc");
+                    let _ = writeln!(st, "\t.size {name}, .-{name}");
+                }
+                let line = asm::print(inst, &names, &labels);
+                if matches!(inst, Inst::Label(_)) {
+                    let _ = writeln!(st, "{line}");
+                } else {
+                    let _ = writeln!(st, "\t{line}");
+                }
             }
         }
         frames.push(FrameDescription {
@@ -329,10 +337,10 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 .collect(),
         });
         fns.push(FnOut {
-            emitted,
+            block_labels: emitted.block_labels,
             section,
             offset,
-            asm,
+            label_offsets: asm.label_offsets,
         });
     }
     let fn_index: HashMap<ir::Sym, usize> = m
@@ -415,11 +423,11 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 internal("a block address of a function not in the module".into())
             })?;
             let fo = &fns[fi];
-            let lab =
-                *fo.emitted.block_labels.get(&blk).ok_or_else(|| {
-                    internal("the address of a block that was not emitted".into())
-                })?;
-            let loff = fo.asm.label_offsets[&lab] as u64;
+            let lab = *fo
+                .block_labels
+                .get(&blk)
+                .ok_or_else(|| internal("the address of a block that was not emitted".into()))?;
+            let loff = fo.label_offsets[&lab] as u64;
             let l = obj.label(fo.section, fo.offset + loff);
             obj.add_reloc(
                 section,
@@ -434,6 +442,9 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         }
         obj.define(syms[d.sym.index()], section, offset, d.size, info_of(sd))
             .map_err(internal)?;
+        if !want_text {
+            continue;
+        }
         let st = section_text.entry(section).or_insert_with(|| {
             order.push(section);
             String::new()
@@ -505,18 +516,20 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     }
 
     let mut asm_text = String::new();
-    let _ = writeln!(asm_text, "\t.file \"neverc\"");
-    for s in order {
-        let body = &section_text[&s];
-        let _ = writeln!(
-            asm_text,
-            "{}",
-            section_directive(obj.section_name(s), obj.section_kind(s))
-        );
-        asm_text.push_str(body);
+    if want_text {
+        let _ = writeln!(asm_text, "\t.file \"neverc\"");
+        for s in order {
+            let body = &section_text[&s];
+            let _ = writeln!(
+                asm_text,
+                "{}",
+                section_directive(obj.section_name(s), obj.section_kind(s))
+            );
+            asm_text.push_str(body);
+        }
+        asm_text.push_str(&text);
+        let _ = writeln!(asm_text, "\t.section .note.GNU-stack,\"\",@progbits");
     }
-    asm_text.push_str(&text);
-    let _ = writeln!(asm_text, "\t.section .note.GNU-stack,\"\",@progbits");
     // As gas does: a pc-relative reference from code to a local symbol of the same section
     // is resolved here, the rest become relocations.
     let local: HashMap<SymId, bool> = m

@@ -252,6 +252,10 @@ fn compile_one(
         }
     };
     pp.finish();
+    // The syntax tree and the preprocessor's tables are done with: freeing them now lets the
+    // back end reuse their memory instead of faulting in fresh pages.
+    drop(ast);
+    drop(pp);
     let mut module = module;
     if opts.opt_level != OptLevel::O0 {
         neverc_ir::opt::mem2reg_module(&mut module);
@@ -283,6 +287,7 @@ fn compile_one(
         omit_frame_pointer: opts.fflags.iter().any(|f| f == "omit-frame-pointer"),
         function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
         data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
+        object_only: opts.stage != Stage::Assemble,
     };
     match neverc_isa_x86_64::backend::compile_module(&module, &be_opts) {
         Ok(c) => Some(if opts.stage == Stage::Assemble {

@@ -19,7 +19,104 @@ use std::collections::HashMap;
 pub struct Assembled {
     pub bytes: Vec<u8>,
     pub fixups: Vec<Fixup>,
-    pub label_offsets: HashMap<Label, u32>,
+    pub label_offsets: LabelOffsets,
+}
+
+/// A map keyed by label: direct vectors for the two ranges the back end numbers labels in
+/// (block labels from 0, instruction-internal labels from 2^30), a hash map for anything
+/// else. Much cheaper than hashing every label lookup.
+#[derive(Clone, Debug)]
+struct LabelMap<T> {
+    low: Vec<Option<T>>,
+    high: Vec<Option<T>>,
+    other: HashMap<Label, T>,
+}
+
+impl<T> Default for LabelMap<T> {
+    fn default() -> Self {
+        LabelMap {
+            low: Vec::new(),
+            high: Vec::new(),
+            other: HashMap::new(),
+        }
+    }
+}
+
+impl<T: Copy> LabelMap<T> {
+    /// Where the second dense range starts (the lowering's `INTERNAL_LABEL`).
+    const HIGH: u32 = 0x4000_0000;
+    /// How far each dense range reaches.
+    const DENSE: u32 = 1 << 16;
+
+    fn get(&self, l: Label) -> Option<&T> {
+        if l.0 < Self::DENSE {
+            self.low.get(l.0 as usize)?.as_ref()
+        } else if l.0 >= Self::HIGH && l.0 - Self::HIGH < Self::DENSE {
+            self.high.get((l.0 - Self::HIGH) as usize)?.as_ref()
+        } else {
+            self.other.get(&l)
+        }
+    }
+
+    /// Sets `l` to `v`; true when it had a value already.
+    fn insert(&mut self, l: Label, v: T) -> bool {
+        let (vec, i) = if l.0 < Self::DENSE {
+            (&mut self.low, l.0 as usize)
+        } else if l.0 >= Self::HIGH && l.0 - Self::HIGH < Self::DENSE {
+            (&mut self.high, (l.0 - Self::HIGH) as usize)
+        } else {
+            return self.other.insert(l, v).is_some();
+        };
+        if i >= vec.len() {
+            vec.resize(i + 1, None);
+        }
+        vec[i].replace(v).is_some()
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (Label, T)> + '_ {
+        let low = self.low.iter().enumerate();
+        let high = self.high.iter().enumerate();
+        low.filter_map(|(i, v)| v.map(|v| (Label(i as u32), v)))
+            .chain(high.filter_map(|(i, v)| v.map(|v| (Label(Self::HIGH + i as u32), v))))
+            .chain(self.other.iter().map(|(&l, &v)| (l, v)))
+    }
+}
+
+/// Where each label landed.
+#[derive(Clone, Debug, Default)]
+pub struct LabelOffsets(LabelMap<u32>);
+
+impl LabelOffsets {
+    /// The offset of `l`, if it was placed.
+    pub fn get(&self, l: &Label) -> Option<&u32> {
+        self.0.get(*l)
+    }
+
+    fn insert(&mut self, l: Label, off: u32) -> bool {
+        self.0.insert(l, off)
+    }
+
+    /// Every placed label and its offset.
+    pub fn iter(&self) -> impl Iterator<Item = (Label, u32)> + '_ {
+        self.0.iter()
+    }
+}
+
+impl std::ops::Index<&Label> for LabelOffsets {
+    type Output = u32;
+    fn index(&self, l: &Label) -> &u32 {
+        self.get(l).expect("a label that was not placed")
+    }
+}
+
+impl FromIterator<(Label, u32)> for LabelOffsets {
+    fn from_iter<I: IntoIterator<Item = (Label, u32)>>(it: I) -> Self {
+        let mut m = LabelOffsets::default();
+        for (l, o) in it {
+            m.insert(l, o);
+        }
+        m
+    }
 }
 
 /// gas's code padding for x86-64 (binutils 2.40): 11-byte nops, then one nop of the
@@ -59,14 +156,45 @@ pub fn nop_fill(out: &mut Vec<u8>, mut n: usize) {
     out.extend_from_slice(NOPS[n]);
 }
 
+/// Where one encoding lies in the assembler's shared [`Sink`]: its bytes, fixups and label
+/// uses are index ranges there (one sink for the whole function instead of one per
+/// instruction; fixup and label-use offsets stay sink-absolute until emission).
+#[derive(Clone, Copy)]
+struct Span {
+    bytes: (u32, u32),
+    fixups: (u32, u32),
+    uses: (u32, u32),
+}
+
+impl Span {
+    fn len(&self) -> u32 {
+        self.bytes.1 - self.bytes.0
+    }
+}
+
+/// Encodes `inst` at the end of `sink` (short label-jump form when `short`).
+fn encode_span(inst: &Inst, sink: &mut Sink, short: bool) -> Result<Span, EncodeError> {
+    let (b0, f0, u0) = (
+        sink.bytes.len() as u32,
+        sink.fixups.len() as u32,
+        sink.label_uses.len() as u32,
+    );
+    encode_jump(inst, sink, short)?;
+    Ok(Span {
+        bytes: (b0, sink.bytes.len() as u32),
+        fixups: (f0, sink.fixups.len() as u32),
+        uses: (u0, sink.label_uses.len() as u32),
+    })
+}
+
 /// One item after pre-encoding.
 enum Piece {
-    /// Fixed bytes with their fixups and label uses (offsets relative to the piece).
-    Fixed(Sink),
+    /// Fixed bytes with their fixups and label uses.
+    Fixed(Span),
     /// A label jump: its short and near encodings, and whether it is currently near.
     Jump {
-        short: Sink,
-        near: Sink,
+        short: Span,
+        near: Span,
         target: Label,
         is_near: bool,
     },
@@ -77,7 +205,7 @@ enum Piece {
 impl Piece {
     fn len_at(&self, off: u32) -> u32 {
         match self {
-            Piece::Fixed(s) => s.bytes.len() as u32,
+            Piece::Fixed(s) => s.len(),
             Piece::Jump {
                 short,
                 near,
@@ -85,9 +213,9 @@ impl Piece {
                 ..
             } => {
                 if *is_near {
-                    near.bytes.len() as u32
+                    near.len()
                 } else {
-                    short.bytes.len() as u32
+                    short.len()
                 }
             }
             Piece::Align(n) => align_pad(off, *n),
@@ -133,7 +261,8 @@ struct Frag {
 /// makes a jump longer than strictly needed.
 fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
     let mut frags: Vec<Frag> = Vec::new();
-    let mut label_at: HashMap<Label, (usize, i64)> = HashMap::new();
+    // Per label: (frag, offset in it).
+    let mut label_at: LabelMap<(usize, i64)> = LabelMap::default();
     let mut fixed = 0i64;
     let new_frag = |fixed: i64, tail: Tail| Frag {
         fixed,
@@ -144,9 +273,9 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
     };
     for (k, p) in pieces.iter().enumerate() {
         match p {
-            Piece::Fixed(s) => fixed += s.bytes.len() as i64,
+            Piece::Fixed(s) => fixed += s.len() as i64,
             Piece::Label(l) => {
-                if label_at.insert(*l, (frags.len(), fixed)).is_some() {
+                if label_at.insert(*l, (frags.len(), fixed)) {
                     return Err(EncodeError::new(&items[k], "label defined twice"));
                 }
             }
@@ -168,7 +297,7 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
     for (k, p) in pieces.iter().enumerate() {
         if let Piece::Jump { target, .. } = p {
             targets[k] = *label_at
-                .get(target)
+                .get(*target)
                 .ok_or_else(|| EncodeError::new(&items[k], "jump to an undefined label"))?;
         }
     }
@@ -179,7 +308,7 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
                 near,
                 is_near,
                 ..
-            } => (short.bytes.len() as i64, near.bytes.len() as i64, *is_near),
+            } => (short.len() as i64, near.len() as i64, *is_near),
             _ => unreachable!(),
         }
     };
@@ -264,6 +393,12 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
 /// operands and jump-table entries may refer to labels before or after them.
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     let mut pieces = Vec::with_capacity(items.len());
+    // Every encoding goes to this one sink (x86 instructions average under 5 bytes).
+    let mut sink = Sink {
+        bytes: Vec::with_capacity(items.len() * 6),
+        fixups: Vec::new(),
+        label_uses: Vec::new(),
+    };
     for inst in items {
         pieces.push(match *inst {
             Inst::Label(l) => Piece::Label(l),
@@ -273,23 +408,13 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
                 }
                 Piece::Align(n)
             }
-            Inst::Jmp { target } | Inst::Jcc { target, .. } => {
-                let mut short = Sink::default();
-                encode_jump(inst, &mut short, true)?;
-                let mut near = Sink::default();
-                encode_jump(inst, &mut near, false)?;
-                Piece::Jump {
-                    short,
-                    near,
-                    target,
-                    is_near: false,
-                }
-            }
-            _ => {
-                let mut s = Sink::default();
-                encode(inst, &mut s)?;
-                Piece::Fixed(s)
-            }
+            Inst::Jmp { target } | Inst::Jcc { target, .. } => Piece::Jump {
+                short: encode_span(inst, &mut sink, true)?,
+                near: encode_span(inst, &mut sink, false)?,
+                target,
+                is_near: false,
+            },
+            _ => Piece::Fixed(encode_span(inst, &mut sink, false)?),
         });
     }
 
@@ -297,7 +422,7 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
 
     // Final layout.
     let mut offsets = vec![0u32; pieces.len() + 1];
-    let mut labels: HashMap<Label, u32> = HashMap::new();
+    let mut labels = LabelOffsets::default();
     let mut off = 0u32;
     for (k, p) in pieces.iter().enumerate() {
         offsets[k] = off;
@@ -311,13 +436,13 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     // Emit.
     let mut out = Assembled {
         bytes: Vec::with_capacity(offsets[pieces.len()] as usize),
-        fixups: Vec::new(),
-        label_offsets: HashMap::new(),
+        fixups: Vec::with_capacity(sink.fixups.len()),
+        label_offsets: LabelOffsets::default(),
     };
     for (k, p) in pieces.iter().enumerate() {
         let base = offsets[k];
         debug_assert_eq!(base as usize, out.bytes.len());
-        let sink = match p {
+        let span = match p {
             Piece::Fixed(s) => s,
             Piece::Jump {
                 short,
@@ -337,15 +462,18 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
             }
             Piece::Label(_) => continue,
         };
-        out.bytes.extend_from_slice(&sink.bytes);
-        for f in &sink.fixups {
+        // Sink offsets are relative to the sink; `start` is this encoding's place there.
+        let start = span.bytes.0;
+        out.bytes
+            .extend_from_slice(&sink.bytes[start as usize..span.bytes.1 as usize]);
+        for f in &sink.fixups[span.fixups.0 as usize..span.fixups.1 as usize] {
             out.fixups.push(Fixup {
-                offset: f.offset + base,
+                offset: f.offset - start + base,
                 ..*f
             });
         }
-        for u in &sink.label_uses {
-            let at = base + u.offset;
+        for u in &sink.label_uses[span.uses.0 as usize..span.uses.1 as usize] {
+            let at = base + (u.offset - start);
             let t = *labels
                 .get(&u.label)
                 .ok_or_else(|| EncodeError::new(&items[k], "reference to an undefined label"))?;
@@ -426,7 +554,7 @@ pub fn assemble_section(funcs: &[&[Inst]], align: u32) -> Result<Vec<Assembled>,
             label_offsets: all
                 .label_offsets
                 .iter()
-                .filter(|(l, _)| l.0 >= base && l.0 < base + count)
+                .filter(|&(l, _)| l.0 >= base && l.0 < base + count)
                 .map(|(l, o)| (Label(l.0 - base), o - lo))
                 .collect(),
         });

@@ -16,7 +16,7 @@ pub mod forms;
 pub mod inst;
 pub mod print;
 
-pub use assembler::{assemble, assemble_section, nop_fill, Assembled};
+pub use assembler::{assemble, assemble_section, nop_fill, Assembled, LabelOffsets};
 pub use encode::{encode, encode_jump, LabelUse, Sink};
 pub use inst::*;
 pub use print::print;
