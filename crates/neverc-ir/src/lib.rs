@@ -9,8 +9,10 @@
 //! the verifier ([`verify`]) and the text printer ([`print`]) behind `-fdump-ir`.
 
 mod builder;
+pub mod forward;
 pub mod opt;
 mod print;
+pub mod simplify;
 mod verify;
 
 pub use builder::FunctionBuilder;
@@ -230,7 +232,7 @@ pub enum AtomicOp {
     Nand,
 }
 
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Op {
     /// An integer constant; `imm` is the value, sign or zero extension irrelevant (only the
     /// low bits of the type count).

@@ -259,11 +259,12 @@ fn compile_one(
     let mut module = module;
     if opts.opt_level != OptLevel::O0 {
         neverc_ir::opt::mem2reg_module(&mut module);
+        neverc_ir::simplify::simplify_module(&mut module);
         if cfg!(debug_assertions) {
             for f in &module.functions {
                 if let Err(e) = neverc_ir::verify(f) {
                     eprintln!(
-                        "{name}: error: internal error: the IR of '{}' failed verification after mem2reg ({e})",
+                        "{name}: error: internal error: the IR of '{}' failed verification after the -O1 passes ({e})",
                         module.sym(f.sym).name
                     );
                     return None;
