@@ -89,6 +89,16 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     let save_off = |j: usize| -(save_base + 8 * (j as i32 + 1));
     let local = (save_base as u32 + 8 * used.len() as u32).next_multiple_of(16);
     let total = local + fr.max_out;
+    // Without a frame pointer, rsp sits `total` bytes below where rbp would be (rbp's
+    // push becomes 8 more bytes of the frame, keeping rsp 16-aligned): every rbp-based
+    // address becomes rsp-based with `total` added.
+    // Kept when an instruction names rbp other than as a base (rsp-relative it would
+    // mean something else).
+    let omit_fp = fr.omit_fp
+        && vc
+            .insts
+            .iter()
+            .all(|vi| vi.insts.iter().all(|t| only_as_base(t, Gpr::RBP)));
 
     let mut insts: Vec<Inst> = Vec::new();
     let mut cfi: Vec<(usize, Label, CfaOp)> = Vec::new();
@@ -98,15 +108,30 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     }
 
     // Prologue.
-    insts.push(Inst::Push { src: Gpr::RBP });
-    add_cfi(&mut insts, &mut cfi, CfaOp::PushRbp, new_label());
-    insts.push(Inst::Mov {
-        size: Size::S64,
-        src: Rmi::Reg(Gpr::RSP),
-        dst: Rm::Reg(Gpr::RBP),
-    });
-    add_cfi(&mut insts, &mut cfi, CfaOp::MovRspRbp, new_label());
-    if total > 0 {
+    if omit_fp {
+        insts.push(Inst::Alu {
+            op: AluOp::Sub,
+            size: Size::S64,
+            src: Rmi::Imm(total as i64 + 8),
+            dst: Rm::Reg(Gpr::RSP),
+        });
+        add_cfi(
+            &mut insts,
+            &mut cfi,
+            CfaOp::DefCfaOffset(total as i32 + 16),
+            new_label(),
+        );
+    } else {
+        insts.push(Inst::Push { src: Gpr::RBP });
+        add_cfi(&mut insts, &mut cfi, CfaOp::PushRbp, new_label());
+        insts.push(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(Gpr::RSP),
+            dst: Rm::Reg(Gpr::RBP),
+        });
+        add_cfi(&mut insts, &mut cfi, CfaOp::MovRspRbp, new_label());
+    }
+    if total > 0 && !omit_fp {
         insts.push(Inst::Alu {
             op: AluOp::Sub,
             size: Size::S64,
@@ -180,6 +205,10 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     };
     let mut order: Vec<usize> = (0..nb).collect();
     order.sort_by_key(|&i| (root(i), i));
+    if low.rotate_loops {
+        order = rpo_layout(vc, &root);
+        rotate_loops(vc, &mut order, &root);
+    }
 
     // Forwarding of empty jump blocks.
     let mut fwd: Vec<Option<usize>> = vec![None; nb];
@@ -194,6 +223,19 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                 .all(|x| matches!(x, InstOrEdit::Inst(_)))
         {
             fwd[b] = Some(vc.block_succs[b][0].index());
+        }
+    }
+    // Empty blocks jumping round in a cycle (`for (;;);`) stay: one of them is emitted.
+    for b in 1..nb {
+        let mut x = b;
+        let mut n = 0;
+        while let Some(t) = fwd[x] {
+            x = t;
+            n += 1;
+            if x == b || n > nb {
+                fwd[b] = None;
+                break;
+            }
         }
     }
     let resolve = |mut b: usize| {
@@ -307,9 +349,24 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
             dst: Rm::Reg(Gpr(r.hw_enc() as u8)),
         });
     }
-    insts.push(Inst::Leave);
-    add_cfi(&mut insts, &mut cfi, CfaOp::AfterLeave, new_label());
+    if omit_fp {
+        insts.push(Inst::Alu {
+            op: AluOp::Add,
+            size: Size::S64,
+            src: Rmi::Imm(total as i64 + 8),
+            dst: Rm::Reg(Gpr::RSP),
+        });
+        add_cfi(&mut insts, &mut cfi, CfaOp::DefCfaOffset(8), new_label());
+    } else {
+        insts.push(Inst::Leave);
+        add_cfi(&mut insts, &mut cfi, CfaOp::AfterLeave, new_label());
+    }
     insts.push(Inst::Ret);
+    if omit_fp {
+        for t in &mut insts {
+            rebase_frame(t, total as i32);
+        }
+    }
     let end = new_label();
     insts.push(Inst::Label(end));
     for (table, entries) in tables {
@@ -332,6 +389,115 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         cfi,
         end,
         block_labels,
+    }
+}
+
+/// An rbp-based memory operand of `t` made rsp-based (`total` bytes further).
+fn rebase_frame(t: &mut Inst, total: i32) {
+    for_each_mem(t, &mut |m| {
+        if m.base == Some(Gpr::RBP) {
+            m.base = Some(Gpr::RSP);
+            m.disp += total;
+        }
+    });
+}
+
+/// Blocks in reverse postorder of the control-flow graph (each block with the edge blocks
+/// made for it right after it), visiting a block's first successor last so that it comes
+/// right after the block: a branch falls into its `then` side, a loop header into its body,
+/// and a block comes after its predecessors but on back edges. Blocks the walk does not
+/// reach (landing pads are reached) keep their order at the end.
+fn rpo_layout(vc: &VCode, root: &dyn Fn(usize) -> usize) -> Vec<usize> {
+    let nb = vc.blocks.len();
+    let mut members: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for b in 0..nb {
+        members[root(b)].push(b);
+    }
+    let succs = |g: usize| -> Vec<usize> {
+        let mut v: Vec<usize> = Vec::new();
+        for &b in &members[g] {
+            for s in &vc.block_succs[b] {
+                let r = root(s.index());
+                if r != g && !v.contains(&r) {
+                    v.push(r);
+                }
+            }
+        }
+        v
+    };
+    let mut seen = vec![false; nb];
+    let mut post = Vec::with_capacity(nb);
+    let mut stack: Vec<(usize, Vec<usize>)> = vec![(0, succs(0))];
+    seen[0] = true;
+    while let Some((g, rest)) = stack.last_mut() {
+        // Successors are taken from the back: the first one is visited last.
+        match rest.pop() {
+            Some(s) if !seen[s] => {
+                seen[s] = true;
+                let ss = succs(s);
+                stack.push((s, ss));
+            }
+            Some(_) => {}
+            None => {
+                post.push(*g);
+                stack.pop();
+            }
+        }
+    }
+    let mut order: Vec<usize> = Vec::with_capacity(nb);
+    for &g in post.iter().rev() {
+        order.extend(&members[g]);
+    }
+    for g in 0..nb {
+        if root(g) == g && !seen[g] {
+            order.extend(&members[g]);
+        }
+    }
+    order
+}
+
+/// Moves each loop header that is a lone conditional branch block to after its last latch
+/// (the last block, in layout order, that jumps back to it): the latch then falls into the
+/// test, and the test jumps back to the body, one taken branch per iteration instead of a
+/// test at the top plus a jump back at the bottom.
+fn rotate_loops(vc: &VCode, order: &mut Vec<usize>, root: &dyn Fn(usize) -> usize) {
+    let nb = vc.blocks.len();
+    let mut group_size = vec![0u32; nb];
+    for b in 0..nb {
+        group_size[root(b)] += 1;
+    }
+    let mut h = 1;
+    while h < nb {
+        let header = h;
+        h += 1;
+        // A header alone in its group (no edge blocks laid out after it) ending in a test.
+        if root(header) != header || group_size[header] != 1 {
+            continue;
+        }
+        let (s, e) = vc.ranges[header];
+        if e == s || !matches!(vc.insts[e - 1].term, Term::Cond(_)) {
+            continue;
+        }
+        let pos = |order: &Vec<usize>, b: usize| order.iter().position(|&x| x == b).unwrap();
+        let hp = pos(order, header);
+        // The last block after the header that branches back to it.
+        let mut latch = None;
+        for (p, &b) in order.iter().enumerate().skip(hp + 1) {
+            if vc.block_succs[b].iter().any(|s| s.index() == header) {
+                latch = Some(p);
+            }
+        }
+        let Some(lp) = latch else { continue };
+        // The latch must end in a plain jump to the header, so that it can fall into it.
+        let (ls, le) = vc.ranges[order[lp]];
+        if le == ls
+            || !matches!(vc.insts[le - 1].term, Term::Jump)
+            || vc.block_succs[order[lp]].len() != 1
+        {
+            continue;
+        }
+        let b = order.remove(hp);
+        order.insert(lp, b);
     }
 }
 

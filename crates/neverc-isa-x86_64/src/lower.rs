@@ -45,6 +45,9 @@ pub struct FrameInfo {
     pub realign: u32,
     /// Registers the function's own plan says it must preserve.
     pub callee_saved: Vec<PReg>,
+    /// No frame pointer (`-fomit-frame-pointer` and nothing that needs one): the frame is
+    /// addressed from rsp, which does not move between the prologue and the epilogue.
+    pub omit_fp: bool,
 }
 
 pub struct Lowered {
@@ -53,6 +56,8 @@ pub struct Lowered {
     /// Labels (vblock labels) of blocks whose address is taken, by IR block.
     pub block_labels: HashMap<ir::Block, Label>,
     pub next_label: u32,
+    /// Lay loops out with their exit test at the bottom (-O1).
+    pub rotate_loops: bool,
 }
 
 /// Where an f80 value lives.
@@ -222,6 +227,27 @@ struct Lower<'a> {
     setjmp: bool,
 }
 
+/// Whether the function needs rbp as a frame pointer whatever the options say: it reads
+/// the frame or stack pointer, moves the stack pointer at run time, or can be re-entered
+/// by `setjmp`/`__builtin_longjmp` (which restore rbp).
+fn needs_fp(f: &ir::Function) -> bool {
+    f.calls_setjmp
+        || f.blocks.iter().any(|b| {
+            b.insts.iter().any(|&i| {
+                matches!(
+                    f.inst(i).op,
+                    Op::StackSave
+                        | Op::StackRestore(_)
+                        | Op::FrameAddress
+                        | Op::Alloca { .. }
+                        | Op::NonLocalGoto { .. }
+                        | Op::BlockAddr(_)
+                        | Op::IndirectJump { .. }
+                )
+            })
+        })
+}
+
 pub fn lower_function(
     m: &ir::Module,
     f: &ir::Function,
@@ -284,6 +310,7 @@ pub fn lower_function(
         has_alloca: l.has_alloca,
         realign: l.realign,
         callee_saved,
+        omit_fp: opts.omit_frame_pointer && !l.has_alloca && l.realign <= 16 && !needs_fp(f),
     };
     let next_label = l.next_label;
     let vcode = VCode::new(l.blocks, l.nvregs);
@@ -292,6 +319,7 @@ pub fn lower_function(
         frame,
         block_labels,
         next_label,
+        rotate_loops: opts.opt_level > 0,
     })
 }
 
@@ -607,7 +635,11 @@ impl<'a> Lower<'a> {
                 a,
                 b: c,
             }) if self.folded_add(addr) => {
-                if let Some(k) = self.const_of(*c) {
+                // A constant too far for a displacement stays an index register.
+                if let Some(k) = self
+                    .const_of(*c)
+                    .filter(|&k| fits32(off.wrapping_add(k)))
+                {
                     return self.mem(b, *a, off + k);
                 }
                 let (idx, scale) = match self.scaled(*c) {
@@ -1827,6 +1859,11 @@ impl<'a> Lower<'a> {
                     b.i(Inst::Imul2 { size, src, dst: dg });
                 }
             }
+            BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem
+                if self.opts.opt_level > 0 && self.div_by_const(op, ty, a, bv, r)? =>
+            {
+                return Ok(())
+            }
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
                 let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem);
                 let rem = matches!(op, BinaryOp::SRem | BinaryOp::URem);
@@ -1893,6 +1930,242 @@ impl<'a> Lower<'a> {
                 });
             }
         }
+        self.emit(b);
+        Ok(())
+    }
+
+    // ---------- division by constants (-O1) ----------
+
+    /// `dst = op(a, src)` in a new vreg (two-address ALU operation).
+    fn alu_new(&mut self, op: AluOp, size: Size, a: VReg, src: Option<VReg>, imm: i32) -> VReg {
+        let d = self.new_vreg(RegClass::Int);
+        let mut b = B::default();
+        let ag = b.use_g(a);
+        let src = match src {
+            Some(v) => Rmi::Reg(b.use_g(v)),
+            None => Rmi::Imm(imm as i64),
+        };
+        let dg = b.reuse_g(d, ag);
+        b.i(Inst::Alu {
+            op,
+            size,
+            src,
+            dst: Rm::Reg(dg),
+        });
+        self.emit(b);
+        d
+    }
+
+    fn shift_new(&mut self, op: ShiftOp, size: Size, a: VReg, k: u8) -> VReg {
+        let d = self.new_vreg(RegClass::Int);
+        let mut b = B::default();
+        let ag = b.use_g(a);
+        let dg = b.reuse_g(d, ag);
+        b.i(Inst::Shift {
+            op,
+            size,
+            amount: Some(k),
+            dst: Rm::Reg(dg),
+        });
+        self.emit(b);
+        d
+    }
+
+    fn mov_new(&mut self, size: Size, src: Rmi, a: Option<VReg>) -> VReg {
+        let d = self.new_vreg(RegClass::Int);
+        let mut b = B::default();
+        let src = match (src, a) {
+            (_, Some(v)) => Rmi::Reg(b.use_g(v)),
+            (s, None) => s,
+        };
+        let dg = b.def_g(d);
+        b.i(Inst::Mov {
+            size,
+            src,
+            dst: Rm::Reg(dg),
+        });
+        self.emit(b);
+        d
+    }
+
+    /// The high 64 bits of the 128-bit product of `x` and the constant `m`.
+    fn mulhi_new(&mut self, x: VReg, m: u64, signed: bool) -> VReg {
+        let mr = self.mov_new(Size::S64, Rmi::Imm(m as i64), None);
+        let hi = self.new_vreg(RegClass::Int);
+        let mut b = B::default();
+        b.fixed_use(x, preg_gpr(0));
+        let mg = b.use_g(mr);
+        b.fixed_def(hi, preg_gpr(2));
+        b.i(Inst::Unary {
+            op: if signed { UnOp::Imul1 } else { UnOp::Mul },
+            size: Size::S64,
+            dst: Rm::Reg(mg),
+        });
+        let mut vi = b.vinst();
+        vi.clobbers.add(preg_gpr(0));
+        self.push(vi);
+        hi
+    }
+
+    /// Division or remainder of a 32/64-bit value by a constant without `div`: shifts for
+    /// powers of two, otherwise a multiplication by the reciprocal (Granlund and
+    /// Montgomery, "Division by invariant integers using multiplication", 1994). False
+    /// when the divisor is not one this handles (the caller divides).
+    fn div_by_const(
+        &mut self,
+        op: BinaryOp,
+        ty: Type,
+        a: Value,
+        bv: Value,
+        r: Value,
+    ) -> Result<bool, BackendError> {
+        let Some(c) = self.const_of(bv) else {
+            return Ok(false);
+        };
+        let (size, nbits) = match ty {
+            Type::I32 => (Size::S32, 32u32),
+            Type::I64 | Type::Ptr => (Size::S64, 64u32),
+            _ => return Ok(false),
+        };
+        let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem);
+        let rem = matches!(op, BinaryOp::SRem | BinaryOp::URem);
+        let uc: u64 = if nbits == 32 {
+            c as u32 as u64
+        } else {
+            c as u64
+        };
+        if uc < 2 || (signed && (c < 2 || (nbits == 32 && c > i32::MAX as i64))) {
+            return Ok(false);
+        }
+        let x = self.reg(a)?;
+        let pow2 = uc.is_power_of_two();
+        let k = uc.trailing_zeros() as u8;
+        let q = if pow2 && !signed {
+            if rem {
+                let res = if uc - 1 <= i32::MAX as u64 {
+                    self.alu_new(AluOp::And, size, x, None, (uc - 1) as i32)
+                } else {
+                    let m = self.mov_new(Size::S64, Rmi::Imm((uc - 1) as i64), None);
+                    self.alu_new(AluOp::And, size, x, Some(m), 0)
+                };
+                return self.div_result(r, res).map(|_| true);
+            }
+            self.shift_new(ShiftOp::Shr, size, x, k)
+        } else if pow2 {
+            // Round toward zero: add 2^k - 1 to negative dividends first.
+            let sign = self.shift_new(ShiftOp::Sar, size, x, (nbits - 1) as u8);
+            let bias = self.shift_new(ShiftOp::Shr, size, sign, (nbits - k as u32) as u8);
+            let t = self.alu_new(AluOp::Add, size, bias, Some(x), 0);
+            self.shift_new(ShiftOp::Sar, size, t, k)
+        } else if signed && nbits == 32 {
+            // 64-bit arithmetic on the sign-extended value: floor(x * ceil(2^64/c) / 2^64)
+            // is floor(x/c) exactly for |x| < 2^31; add one for negative x to truncate.
+            let wide = self.new_vreg(RegClass::Int);
+            let mut b = B::default();
+            let xg = b.use_g(x);
+            let wg = b.def_g(wide);
+            b.i(Inst::MovX {
+                signed: true,
+                from: Size::S32,
+                to: Size::S64,
+                src: Rm::Reg(xg),
+                dst: wg,
+            });
+            self.emit(b);
+            let m = ((1u128 << 64) / uc as u128 + 1) as u64;
+            let hi = self.mulhi_new(wide, m, true);
+            let neg = self.shift_new(ShiftOp::Shr, Size::S64, wide, 63);
+            self.alu_new(AluOp::Add, Size::S32, hi, Some(neg), 0)
+        } else if signed {
+            return Ok(false);
+        } else if nbits == 32 {
+            // x < 2^32: floor(x * ceil(2^64/c) / 2^64) is floor(x/c) exactly.
+            let wide = self.mov_new(Size::S32, Rmi::Imm(0), Some(x));
+            let m = ((1u128 << 64) / uc as u128 + 1) as u64;
+            self.mulhi_new(wide, m, false)
+        } else {
+            let l = 64 - (uc - 1).leading_zeros(); // ceil(log2 c)
+                                                   // A 64-bit multiplier with a shift, when one is exact for every x.
+            let mut simple = None;
+            for sh in 0..=l {
+                let p = 1u128 << (64 + sh);
+                let m = p.div_ceil(uc as u128);
+                if m < (1u128 << 64) && m * uc as u128 - p <= (1u128 << sh) {
+                    simple = Some((m as u64, sh as u8));
+                    break;
+                }
+            }
+            match simple {
+                Some((m, sh)) => {
+                    let hi = self.mulhi_new(x, m, false);
+                    if sh == 0 {
+                        hi
+                    } else {
+                        self.shift_new(ShiftOp::Shr, Size::S64, hi, sh)
+                    }
+                }
+                None => {
+                    // The 65-bit multiplier 2^64 + m: q = (t + (x - t) / 2) >> (l - 1).
+                    let m = ((1u128 << 64) * ((1u128 << l) - uc as u128) / uc as u128 + 1) as u64;
+                    let t = self.mulhi_new(x, m, false);
+                    let d = self.alu_new(AluOp::Sub, Size::S64, x, Some(t), 0);
+                    let d = self.shift_new(ShiftOp::Shr, Size::S64, d, 1);
+                    let d = self.alu_new(AluOp::Add, Size::S64, d, Some(t), 0);
+                    self.shift_new(ShiftOp::Shr, Size::S64, d, (l - 1) as u8)
+                }
+            }
+        };
+        let res = if rem {
+            // x - q * c
+            let qc = if pow2 {
+                self.shift_new(ShiftOp::Shl, size, q, k)
+            } else if fits32(c) && (nbits == 64 || c as i32 as u32 as u64 == uc) {
+                let d = self.new_vreg(RegClass::Int);
+                let mut b = B::default();
+                let qg = b.use_g(q);
+                let dg = b.def_g(d);
+                b.i(Inst::Imul3 {
+                    size,
+                    imm: c as i32,
+                    src: Rm::Reg(qg),
+                    dst: dg,
+                });
+                self.emit(b);
+                d
+            } else {
+                let m = self.mov_new(Size::S64, Rmi::Imm(c), None);
+                let d = self.new_vreg(RegClass::Int);
+                let mut b = B::default();
+                let qg = b.use_g(q);
+                let mg = b.use_g(m);
+                let dg = b.reuse_g(d, qg);
+                b.i(Inst::Imul2 {
+                    size,
+                    src: Rm::Reg(mg),
+                    dst: dg,
+                });
+                self.emit(b);
+                d
+            };
+            self.alu_new(AluOp::Sub, size, x, Some(qc), 0)
+        } else {
+            q
+        };
+        self.div_result(r, res)?;
+        Ok(true)
+    }
+
+    /// Moves a computed quotient or remainder into the result's vreg.
+    fn div_result(&mut self, r: Value, res: VReg) -> Result<(), BackendError> {
+        let d = self.vreg(r)?;
+        let mut b = B::default();
+        let sg = b.use_g(res);
+        let dg = b.def_g(d);
+        b.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(sg),
+            dst: Rm::Reg(dg),
+        });
         self.emit(b);
         Ok(())
     }

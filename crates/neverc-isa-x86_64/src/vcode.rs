@@ -321,3 +321,77 @@ pub fn map_regs(inst: &mut Inst, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMu
         _ => {}
     }
 }
+
+/// Calls `f` on every memory operand of `inst` (the forms [`map_regs`] knows).
+pub fn for_each_mem(inst: &mut Inst, f: &mut dyn FnMut(&mut Mem)) {
+    fn rm(r: &mut Rm, f: &mut dyn FnMut(&mut Mem)) {
+        if let Rm::Mem(m) = r {
+            f(m)
+        }
+    }
+    fn rmi(r: &mut Rmi, f: &mut dyn FnMut(&mut Mem)) {
+        if let Rmi::Mem(m) = r {
+            f(m)
+        }
+    }
+    fn xm(r: &mut XmmMem, f: &mut dyn FnMut(&mut Mem)) {
+        if let XmmMem::Mem(m) = r {
+            f(m)
+        }
+    }
+    match inst {
+        Inst::Mov { src, dst, .. } | Inst::Alu { src, dst, .. } | Inst::Test { src, dst, .. } => {
+            rmi(src, f);
+            rm(dst, f)
+        }
+        Inst::MovX { src, .. }
+        | Inst::Imul2 { src, .. }
+        | Inst::Imul3 { src, .. }
+        | Inst::BitCount { src, .. }
+        | Inst::Cmov { src, .. }
+        | Inst::MovGprToXmm { src, .. }
+        | Inst::CvtSi2F { src, .. } => rm(src, f),
+        Inst::Lea { src, .. } => f(src),
+        Inst::Xchg { dst, .. }
+        | Inst::Unary { dst, .. }
+        | Inst::Shift { dst, .. }
+        | Inst::Setcc { dst, .. }
+        | Inst::MovXmmToGpr { dst, .. } => rm(dst, f),
+        Inst::LockCmpxchg { dst, .. } | Inst::LockXadd { dst, .. } => f(dst),
+        Inst::JmpInd { target } | Inst::CallInd { target } => rm(target, f),
+        Inst::XmmMov { src, dst, .. } => {
+            xm(src, f);
+            xm(dst, f)
+        }
+        Inst::Sse { src, .. } | Inst::CvtTF2Si { src, .. } => xm(src, f),
+        Inst::X87Mem { mem, .. } => f(mem),
+        _ => {}
+    }
+}
+
+/// Whether every mention of `r` in `inst` is as the base of a memory operand.
+pub fn only_as_base(inst: &Inst, r: Gpr) -> bool {
+    let mut all = 0;
+    let mut t = *inst;
+    map_regs(
+        &mut t,
+        &mut |g| {
+            if g == r {
+                all += 1
+            }
+            g
+        },
+        &mut |x| x,
+    );
+    let mut bases = 0;
+    let mut t = *inst;
+    for_each_mem(&mut t, &mut |m| {
+        if m.base == Some(r) {
+            bases += 1
+        }
+        if m.index.is_some_and(|(i, _)| i == r) {
+            bases += 100
+        }
+    });
+    all == bases
+}

@@ -344,3 +344,65 @@ fn print_abi_tables_and_json() {
         "\"arguments\":[{\"value\":0,\"offset\":0,\"size\":8,\"place\":\"xmm0\",\"flags\":\"\"},{\"value\":1,\"offset\":0,\"size\":8,\"place\":\"rdi\",\"flags\":\"\"}]"
     ), "{}", o.stdout);
 }
+
+/// The instructions of function `name` in `-S` text (no labels, no directives but CFI).
+fn asm_body(text: &str, name: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| *l != format!("{name}:"))
+        .skip(1)
+        .take_while(|l| !l.starts_with("\t.cfi_endproc"))
+        .filter(|l| !l.starts_with('.') && !l.starts_with("\t.cfi_startproc"))
+        .map(|l| l.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn frame_pointer_by_default_and_omitted_on_request() {
+    let d = temp_dir("omit-fp");
+    std::fs::write(
+        d.join("f.c"),
+        "int g(int);\nint f(int x) { return g(x) + 1; }\n\
+         int h(int n) { int a[n]; a[0] = n; return g(a[0]); }\n",
+    )
+    .unwrap();
+    let o = neverc_in(Some(&d), &["-O1", "-S", "f.c", "-o", "-"], None);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        asm_body(&o.stdout, "f"),
+        [
+            "pushq %rbp",
+            ".cfi_def_cfa_offset 16",
+            ".cfi_offset 6, -16",
+            "movq %rsp, %rbp",
+            ".cfi_def_cfa_register 6",
+            "call g@PLT",
+            "leal 1(%rax), %eax",
+            "leave",
+            ".cfi_def_cfa 7, 8",
+            "ret",
+        ]
+    );
+    // rsp-based: 8 bytes keep calls aligned; the CFA offset follows rsp.
+    let o = neverc_in(
+        Some(&d),
+        &["-O1", "-fomit-frame-pointer", "-S", "f.c", "-o", "-"],
+        None,
+    );
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    assert_eq!(
+        asm_body(&o.stdout, "f"),
+        [
+            "subq $8, %rsp",
+            ".cfi_def_cfa_offset 16",
+            "call g@PLT",
+            "leal 1(%rax), %eax",
+            "addq $8, %rsp",
+            ".cfi_def_cfa_offset 8",
+            "ret",
+        ]
+    );
+    // A VLA moves rsp: that function keeps rbp.
+    let h = asm_body(&o.stdout, "h");
+    assert_eq!(h[..2], ["pushq %rbp", ".cfi_def_cfa_offset 16"]);
+    assert_eq!(h[h.len() - 3..], ["leave", ".cfi_def_cfa 7, 8", "ret"]);
+}
