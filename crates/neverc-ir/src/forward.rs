@@ -7,7 +7,9 @@
 //! follows what each byte holds along straight-line code (a block and the blocks with that
 //! block as their only predecessor), replaces loads whose bytes are all known by the stored
 //! values (truncated, shifted and combined as needed), and then deletes the stores, copies
-//! and zeroings of slots nobody reads any more.
+//! and zeroings of slots nobody reads any more. A load of bytes copied into the slot from
+//! other memory reads that memory instead while nothing may have written it since, and a
+//! copy out of the slot of bytes that are whole known values becomes stores of them.
 
 // Blocks, values and slots index parallel vectors: index loops read best.
 #![allow(clippy::needless_range_loop)]
@@ -22,6 +24,20 @@ enum Byte {
     Zero,
     /// Byte `k` (little-endian) of an integer or float value.
     Of(Value, u8),
+    /// The byte at this address plus offset in other memory, as long as nothing may have
+    /// written other memory since it was copied from there.
+    At(Value, i64),
+}
+
+/// Forgets what was copied from other memory (something may have written it).
+fn forget_other_memory(state: &mut HashMap<Slot, Vec<Byte>>) {
+    for bytes in state.values_mut() {
+        for b in bytes.iter_mut() {
+            if matches!(b, Byte::At(..)) {
+                *b = Byte::Unknown;
+            }
+        }
+    }
 }
 
 /// Slots larger than this are not tracked (byte maps stay small).
@@ -187,7 +203,10 @@ pub fn forward_slots(f: &mut Function) -> bool {
         let mut m = HashMap::new();
         for (s, t) in tracked.iter().enumerate() {
             if *t {
-                m.insert(Slot(s as u32), vec![Byte::Unknown; f.slots[s].size as usize]);
+                m.insert(
+                    Slot(s as u32),
+                    vec![Byte::Unknown; f.slots[s].size as usize],
+                );
             }
         }
         m
@@ -209,14 +228,16 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     ..
                 } => {
                     let value = subst.get(value.index()).copied().flatten().unwrap_or(value);
+                    if !addr[a.index()].is_some_and(|(s, _)| state.contains_key(&s)) {
+                        forget_other_memory(&mut state);
+                    }
                     if let Some((s, o)) = addr[a.index()] {
                         if let Some(bytes) = state.get_mut(&s) {
                             let t = f.value_type(value);
                             let o = (o + offset as i64) as usize;
                             let n = t.bytes() as usize;
                             for k in 0..n {
-                                bytes[o + k] = if matches!(t, Type::F80 | Type::I128 | Type::F128)
-                                {
+                                bytes[o + k] = if matches!(t, Type::F80 | Type::I128 | Type::F128) {
                                     Byte::Unknown
                                 } else {
                                     Byte::Of(value, k as u8)
@@ -227,6 +248,9 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     out.push(i);
                 }
                 Op::Zero { dst, size, .. } => {
+                    if !addr[dst.index()].is_some_and(|(s, _)| state.contains_key(&s)) {
+                        forget_other_memory(&mut state);
+                    }
                     if let Some((s, o)) = addr[dst.index()] {
                         if let Some(bytes) = state.get_mut(&s) {
                             for x in &mut bytes[o as usize..o as usize + size as usize] {
@@ -237,21 +261,36 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     out.push(i);
                 }
                 Op::Copy { dst, src, size, .. } => {
-                    if let Some((ds, o)) = addr[dst.index()] {
-                        let from: Option<Vec<Byte>> = addr[src.index()].and_then(|(ss, so)| {
-                            state
-                                .get(&ss)
-                                .map(|v| v[so as usize..so as usize + size as usize].to_vec())
-                        });
-                        if let Some(bytes) = state.get_mut(&ds) {
-                            let o = o as usize;
-                            match from {
-                                Some(v) => bytes[o..o + size as usize].copy_from_slice(&v),
-                                None => {
-                                    for x in &mut bytes[o..o + size as usize] {
-                                        *x = Byte::Unknown
-                                    }
-                                }
+                    let from: Option<Vec<Byte>> = addr[src.index()].and_then(|(ss, so)| {
+                        state
+                            .get(&ss)
+                            .map(|v| v[so as usize..so as usize + size as usize].to_vec())
+                    });
+                    let dst_tracked =
+                        addr[dst.index()].is_some_and(|(s, _)| state.contains_key(&s));
+                    if !dst_tracked {
+                        // Out to other memory: whole known values become stores.
+                        match from.as_deref().and_then(|v| stores_of(f, v, dst, &mut out)) {
+                            Some(()) => {
+                                f.insts[i.index()] = InstData {
+                                    op: Op::Unreachable,
+                                    result: None,
+                                };
+                                changed = true;
+                            }
+                            None => out.push(i),
+                        }
+                        forget_other_memory(&mut state);
+                        continue;
+                    }
+                    let (ds, o) = addr[dst.index()].unwrap();
+                    let bytes = state.get_mut(&ds).unwrap();
+                    let o = o as usize;
+                    match from {
+                        Some(v) => bytes[o..o + size as usize].copy_from_slice(&v),
+                        None => {
+                            for (k, x) in bytes[o..o + size as usize].iter_mut().enumerate() {
+                                *x = Byte::At(src, k as i64)
                             }
                         }
                     }
@@ -283,7 +322,12 @@ pub fn forward_slots(f: &mut Function) -> bool {
                         None => out.push(i),
                     }
                 }
-                _ => out.push(i),
+                other => {
+                    if !other.is_pure() {
+                        forget_other_memory(&mut state);
+                    }
+                    out.push(i)
+                }
             }
         }
         // Operands read the forwarded values.
@@ -319,8 +363,29 @@ pub fn forward_slots(f: &mut Function) -> bool {
 /// some byte is unknown or the pieces cannot be combined.
 fn compose(f: &mut Function, ty: Type, bytes: &[Byte], out: &mut Vec<Inst>) -> Option<Value> {
     let n = bytes.len();
-    if bytes.contains(&Byte::Unknown) || matches!(ty, Type::F80 | Type::I128 | Type::F128)
-    {
+    if bytes.contains(&Byte::Unknown) || matches!(ty, Type::F80 | Type::I128 | Type::F128) {
+        return None;
+    }
+    // All from one place of other memory: load it from there.
+    if let Byte::At(base, off) = bytes[0] {
+        if (0..n).all(|k| bytes[k] == Byte::At(base, off + k as i64)) {
+            let offset = i32::try_from(off).ok()?;
+            let (i, r) = new_inst(
+                f,
+                Op::Load {
+                    ty,
+                    addr: base,
+                    offset,
+                    flags: MemFlags::aligned(1),
+                },
+                Some(ty),
+            );
+            out.push(i);
+            return r;
+        }
+        return None;
+    }
+    if bytes.iter().any(|b| matches!(b, Byte::At(..))) {
         return None;
     }
     // The whole of one value.
@@ -458,17 +523,41 @@ fn compose(f: &mut Function, ty: Type, bytes: &[Byte], out: &mut Vec<Inst>) -> O
     } else {
         ConvOp::Trunc
     };
-    let (i, r) = new_inst(
-        f,
-        Op::Conv {
-            op,
-            arg: v,
-            to: ty,
-        },
-        Some(ty),
-    );
+    let (i, r) = new_inst(f, Op::Conv { op, arg: v, to: ty }, Some(ty));
     out.push(i);
     r
+}
+
+/// Stores of the whole values `bytes` consists of, at `dst` plus their offsets (None, and
+/// nothing appended, unless every byte belongs to a whole value).
+fn stores_of(f: &mut Function, bytes: &[Byte], dst: Value, out: &mut Vec<Inst>) -> Option<()> {
+    let mut pieces = Vec::new();
+    let mut k = 0;
+    while k < bytes.len() {
+        let Byte::Of(v, 0) = bytes[k] else {
+            return None;
+        };
+        let n = f.value_type(v).bytes() as usize;
+        if k + n > bytes.len() || (0..n).any(|j| bytes[k + j] != Byte::Of(v, j as u8)) {
+            return None;
+        }
+        pieces.push((v, k));
+        k += n;
+    }
+    for (v, k) in pieces {
+        let (i, _) = new_inst(
+            f,
+            Op::Store {
+                value: v,
+                addr: dst,
+                offset: k as i32,
+                flags: MemFlags::aligned(1),
+            },
+            None,
+        );
+        out.push(i);
+    }
+    Some(())
 }
 
 /// Deletes the stores, zeroings and copies into tracked slots that no load or copy reads.

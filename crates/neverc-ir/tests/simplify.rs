@@ -300,3 +300,75 @@ fn forwards_stores_through_unescaped_slots() {
         ]
     );
 }
+
+#[test]
+fn copies_through_slots_read_the_source_until_memory_may_change() {
+    // t = *p (12 bytes, through a slot); *q = t; then again after a store through q,
+    // which may have changed *p: that copy's load stays a load of the slot.
+    let mut m = Module::default();
+    let sig = Signature::new(
+        CType::Int(IntKind::Long),
+        [CType::Int(IntKind::Long), CType::Int(IntKind::Long)],
+    );
+    let plan = plan_call(machine(), &sig).unwrap();
+    let sym = m.symbol("cp", SymKind::Func);
+    let mut b = FunctionBuilder::new(sym, plan, false);
+    let p = b.add_param(Block(0), Type::I64);
+    let q = b.add_param(Block(0), Type::I64);
+    let pp = b.conv(ConvOp::Bitcast, p, Type::Ptr);
+    let qp = b.conv(ConvOp::Bitcast, q, Type::Ptr);
+    let s = b.add_slot(12, 4);
+    let t = b.add_slot(12, 4);
+    let sa = b.slot_addr(s);
+    let ta = b.slot_addr(t);
+    let copy = |b: &mut FunctionBuilder, dst, src| {
+        b.push(
+            Op::Copy {
+                dst,
+                src,
+                size: 12,
+                align: 4,
+            },
+            None,
+        );
+    };
+    copy(&mut b, sa, pp);
+    let x = b.load(Type::I64, sa, 0, MemFlags::aligned(4));
+    let y = b.load(Type::I32, sa, 8, MemFlags::aligned(4));
+    b.store(x, ta, 0, MemFlags::aligned(4));
+    b.store(y, ta, 8, MemFlags::aligned(4));
+    copy(&mut b, qp, ta);
+    let u = b.add_slot(8, 8);
+    let ua = b.slot_addr(u);
+    b.push(
+        Op::Copy {
+            dst: ua,
+            src: pp,
+            size: 8,
+            align: 8,
+        },
+        None,
+    );
+    b.store(y, qp, 0, MemFlags::aligned(4));
+    let z = b.load(Type::I64, ua, 0, MemFlags::aligned(8));
+    b.push(Op::Return(vec![z]), None);
+    let f = b.finish();
+    assert_eq!(
+        after(&m, f, simplify::simplify),
+        [
+            "  slot0 = 8 align 8",
+            "block0(v0: i64, v1: i64):",
+            "  v2 = bitcast.ptr v0",
+            "  v3 = bitcast.ptr v1",
+            "  v10 = load.i64 v2+0 align 1",
+            "  v11 = load.i32 v2+8 align 1",
+            "  store v10, v3+0 align 1",
+            "  store v11, v3+8 align 1",
+            "  v8 = slot_addr slot0",
+            "  copy v8, v2, 8 align 8",
+            "  store v11, v3+0 align 4",
+            "  v9 = load.i64 v8+0 align 8",
+            "  ret v9",
+        ]
+    );
+}
