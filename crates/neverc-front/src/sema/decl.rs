@@ -1043,8 +1043,9 @@ impl<'a> Sema<'a> {
             if id.init.is_some() {
                 let n = self.name(name);
                 let at = self.stmt_loc;
-                let len = self.tok_len_at(at);
+                // The caret's length only when reporting: `tok_len_at` scans the tokens.
                 if sp.storage == Some(Storage::Typedef) {
+                    let len = self.tok_len_at(at);
                     self.error(
                         at,
                         len,
@@ -1053,6 +1054,7 @@ impl<'a> Sema<'a> {
                     continue;
                 }
                 if matches!(self.types.kind(ty), Kind::Func(_)) {
+                    let len = self.tok_len_at(at);
                     self.error(
                         at,
                         len,
@@ -1061,6 +1063,7 @@ impl<'a> Sema<'a> {
                     continue;
                 }
                 if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla)) {
+                    let len = self.tok_len_at(at);
                     self.error(at, len, "variable-sized object may not be initialized");
                 }
                 if sp.storage == Some(Storage::Extern) && !self.at_file_scope() {

@@ -603,7 +603,7 @@ impl<'a> Sema<'a> {
                     let (loc, len) = self.start_loc(*x);
                     self.error(loc, len, "'sizeof' applied to a bit-field");
                 } else {
-                    let (loc, _) = self.start_loc(*x);
+                    let loc = self.start_expr_loc(*x);
                     self.require_sized(t, sizeof, loc);
                 }
                 self.size_t()
@@ -1946,6 +1946,21 @@ impl<'a> Sema<'a> {
 
     /// Where gcc puts the caret for an expression: its leftmost token.
     pub(crate) fn start_loc(&self, e: ExprId) -> (crate::source::Loc, u32) {
+        match self.start_walk(e) {
+            // Reached through a call: the caret covers one character.
+            (loc, true) => (loc, 1),
+            (loc, false) => (loc, self.tok_len_at(loc)),
+        }
+    }
+
+    /// Where the expression's text starts (no caret length: cheap, for the paths that do
+    /// not report).
+    pub(crate) fn start_expr_loc(&self, e: ExprId) -> crate::source::Loc {
+        self.start_walk(e).0
+    }
+
+    /// The start of `e`'s text, and whether the walk went through a call.
+    fn start_walk(&self, e: ExprId) -> (crate::source::Loc, bool) {
         let mut x = e;
         let mut depth = 0;
         loop {
@@ -1958,10 +1973,7 @@ impl<'a> Sema<'a> {
                 | ExprKind::Index(a, _)
                 | ExprKind::Unary(UnOp::PostInc | UnOp::PostDec, a)
                 | ExprKind::Member { base: a, .. } => Some(*a),
-                ExprKind::Call(f, _) => {
-                    let loc = self.start_loc(*f).0;
-                    return (loc, 1);
-                }
+                ExprKind::Call(f, _) => return (self.start_walk(*f).0, true),
                 _ => None,
             };
             match next {
@@ -1969,8 +1981,7 @@ impl<'a> Sema<'a> {
                 _ => break,
             }
         }
-        let loc = self.ast.expr(x).loc;
-        (loc, self.tok_len_at(loc))
+        (self.ast.expr(x).loc, false)
     }
 
     /// Checks that `src` converts to `dst` as if by assignment; gcc's errors for
