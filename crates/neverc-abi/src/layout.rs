@@ -91,19 +91,19 @@ pub fn float_format(kind: FloatKind, dm: &DataModel) -> FloatFormat {
     }
 }
 
-/// Largest alignment gcc gives a generic vector type: its size, capped by the target's
-/// biggest alignment (8 on Arm and MIPS o32, 16 on x86-64 without AVX, AArch64 and RISC-V;
-/// 16 on Apple arm64, whose biggest alignment is 8). avr-gcc 5.4 does not cap it: its
-/// `default_vector_alignment` hook returns the vector's size, so a 32-byte vector is
-/// 32-aligned although everything else on AVR is byte-aligned (checked against avr-gcc).
+/// Largest alignment a generic vector type gets in layouts: the vector's size up to this
+/// cap. gcc's default `vector_alignment` hook aligns a vector to its size, however wide:
+/// x86-64 without AVX, MIPS o32, RISC-V and avr-gcc 5.4 place the `int
+/// __attribute__((vector_size(32)))` member of `struct { char c; ... }` at offset 32
+/// (measured with each gcc; clang for Win64 agrees). Arm caps it at 8 (the AAPCS's 64-bit
+/// containers) and AArch64 at 16, Linux and Apple alike. (C11 `_Alignof` is another
+/// matter: gcc caps it at BIGGEST_ALIGNMENT for an alignment the user did not give.)
 fn vector_align_cap(m: &Machine) -> u32 {
-    if m.arch == Arch::AArch64 {
-        return 16;
+    match m.arch {
+        Arch::AArch64 => 16,
+        Arch::Arm => 8,
+        _ => u32::MAX,
     }
-    if m.arch == Arch::Avr {
-        return u32::MAX;
-    }
-    m.data_model.biggest_align.max(1)
 }
 
 /// Does the System V bit-field rule apply (gcc's `PCC_BITFIELD_TYPE_MATTERS`)? Everywhere
@@ -123,6 +123,51 @@ fn anon_bitfield_aligns(t: &Machine) -> bool {
 /// Size and alignment of any type on `target` (a [`neverc_target::Target`] or a [`Machine`]).
 pub fn layout(ty: &Type, target: impl Into<Machine>) -> Layout {
     layout_in(ty, &target.into())
+}
+
+/// C11 `_Alignof` of a type on `target`, which is not always its layout alignment: gcc
+/// (`min_align_of_type`) caps an alignment the user did not give (no `aligned` typedef,
+/// record attribute or member attribute, no `_Alignas`, at any depth) at the target's
+/// biggest alignment, so `_Alignof` of a 32-byte vector is 16 on x86-64 although it is
+/// laid out at 32 (GNU `__alignof__` is the layout alignment). clang, the reference for
+/// Apple and Windows targets, does not cap.
+///
+/// ```
+/// use neverc_abi::{c11_alignof, layout, Type};
+/// let v32 = Type::vector(Type::int(), 32);
+/// let x86 = neverc_target::lookup("x86_64-linux-gnu").unwrap();
+/// assert_eq!((layout(&v32, x86).align, c11_alignof(&v32, x86)), (32, 16));
+/// ```
+pub fn c11_alignof(ty: &Type, target: impl Into<Machine>) -> u32 {
+    let m = target.into();
+    let align = layout_in(ty, &m).align;
+    if matches!(m.os, Os::Darwin | Os::Windows) || user_aligned(ty, &m) {
+        align
+    } else {
+        align.min(m.data_model.biggest_align.max(1))
+    }
+}
+
+/// Has the user given `ty` (or something in it) an alignment (gcc's TYPE_USER_ALIGN)? A
+/// member's own `aligned` counts only when its type's alignment is not bigger or it is a
+/// bit-field or packed (gcc otherwise takes the type's alignment and the type's flag: measured, `V32
+/// v __attribute__((aligned(4)))` leaves the record's `_Alignof` capped).
+fn user_aligned(ty: &Type, m: &Machine) -> bool {
+    match ty {
+        Type::Aligned(..) => true,
+        Type::Array(e, _) => user_aligned(e, m),
+        Type::Record(r) => {
+            r.align.is_some()
+                || r.fields.iter().any(|f| match f.align {
+                    // A bit-field or a packed member keeps its own `aligned` flag
+                    // (measured on MIPS o32 and x86-64).
+                    Some(_) if f.bits.is_some() || f.packed || r.packed => true,
+                    Some(a) if a >= layout_in(&f.ty, m).align => true,
+                    _ => user_aligned(&f.ty, m),
+                })
+        }
+        _ => false,
+    }
 }
 
 pub(crate) fn layout_in(ty: &Type, target: &Machine) -> Layout {

@@ -26,7 +26,7 @@ mod sysv;
 pub mod types;
 mod win64;
 
-pub use layout::{layout, record_layout, FieldLayout, Layout, RecordLayout};
+pub use layout::{c11_alignof, layout, record_layout, FieldLayout, Layout, RecordLayout};
 pub use plan::{CallPlan, Flags, Id, Location, Place, PlanError};
 pub use types::{Field, FloatKind, IntKind, Record, Type};
 

@@ -133,6 +133,26 @@ long at16 = _Alignof(T16), at4 = __alignof__(T4), ad2 = _Alignof(D2), ar8 = _Ali
     );
 }
 
+/// A vector wider than BIGGEST_ALIGNMENT is laid out at its size's alignment, which GNU
+/// `__alignof__` reports, while C11 `_Alignof` caps an alignment the user did not give at
+/// 16 (values from gcc 12, x86-64).
+#[test]
+fn wide_vectors_alignof_and_gnu_alignof_equal_gcc() {
+    check(
+        r#"typedef int V32 __attribute__((vector_size(32)));
+typedef V32 V32a __attribute__((aligned(8)));
+struct A { char c; V32 v; };
+struct E { char c; V32a v; };
+struct F { char c; V32 v __attribute__((aligned(4))); };
+struct G { char c; V32 v; short s __attribute__((aligned(16))); };
+long sa = sizeof(struct A), oa = __builtin_offsetof(struct A, v), aa = _Alignof(struct A);
+long ga = __alignof__(struct A), av = _Alignof(V32), gv = __alignof__(V32);
+long ae = _Alignof(struct E), af = _Alignof(struct F), ag = _Alignof(struct G);
+"#,
+        "sa 64 oa 32 aa 16 ga 32 av 16 gv 32 ae 8 af 16 ag 32",
+    );
+}
+
 #[test]
 fn enum_types_and_constants_equal_gcc() {
     check(

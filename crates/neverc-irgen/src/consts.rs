@@ -389,9 +389,9 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
             }
             g.t.types.size_align(t)?.0 as i128
         }
-        ExprKind::AlignofType(tn) => {
+        ExprKind::AlignofType(tn, c11) => {
             let t = *g.t.type_names.get(tn)?;
-            g.t.types.size_align(t)?.1 as i128
+            g.t.types.alignof(t, *c11)? as i128
         }
         ExprKind::AlignofExpr(x) => {
             // A function's alignment: its aligned attribute, else 1 (gcc).

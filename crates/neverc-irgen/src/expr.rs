@@ -1316,7 +1316,7 @@ impl<'a> Gen<'a> {
             ExprKind::SizeofExpr(_)
             | ExprKind::SizeofType(_)
             | ExprKind::AlignofExpr(_)
-            | ExprKind::AlignofType(_)
+            | ExprKind::AlignofType(..)
             | ExprKind::Offsetof(..)
             | ExprKind::TypesCompatible(..) => match self.const_int(e) {
                 Some(v) => Rv::Scalar(self.int_const(ty, v)),

@@ -400,7 +400,7 @@ impl<'a> Gen<'a> {
             | ExprKind::BoolLit(_)
             | ExprKind::Nullptr
             | ExprKind::SizeofType(_)
-            | ExprKind::AlignofType(_)
+            | ExprKind::AlignofType(..)
             | ExprKind::LabelAddr(_) => false,
             ExprKind::Paren(x)
             | ExprKind::Unary(_, x)

@@ -458,7 +458,9 @@ pub enum ExprKind {
     SizeofType(TypeNameId),
     /// `_Alignof`/`__alignof__` of an expression (a GNU extension).
     AlignofExpr(ExprId),
-    AlignofType(TypeNameId),
+    /// `_Alignof(type)` (`true`: C11's, capped as gcc caps it, see
+    /// `neverc_abi::c11_alignof`) or `__alignof__(type)` (`false`: the layout alignment).
+    AlignofType(TypeNameId, bool),
     /// `_Generic(ctrl, type: e, default: e)`; None is `default`.
     Generic(ExprId, Vec<(Option<TypeNameId>, ExprId)>),
     /// GNU `({ ... })`.

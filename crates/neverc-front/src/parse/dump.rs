@@ -509,7 +509,7 @@ impl Dumper<'_> {
             ExprKind::SizeofExpr(e) => format!("(sizeof {})", x(*e)),
             ExprKind::SizeofType(t) => format!("(sizeof <{}>)", self.type_name(*t)),
             ExprKind::AlignofExpr(e) => format!("(_Alignof {})", x(*e)),
-            ExprKind::AlignofType(t) => format!("(_Alignof <{}>)", self.type_name(*t)),
+            ExprKind::AlignofType(t, _) => format!("(_Alignof <{}>)", self.type_name(*t)),
             ExprKind::Generic(c, assocs) => {
                 let mut s = format!("(_Generic {}", x(*c));
                 for (t, e) in assocs {

@@ -189,7 +189,7 @@ impl Parser<'_> {
                     let k = if sizeof {
                         ExprKind::SizeofType(tn)
                     } else {
-                        ExprKind::AlignofType(tn)
+                        ExprKind::AlignofType(tn, t.kind == T::Kw(Kw::Alignof))
                     };
                     return self.add_expr(t.loc, k);
                 }

@@ -608,7 +608,7 @@ impl<'a> Sema<'a> {
                 }
                 self.size_t()
             }
-            ExprKind::SizeofType(tn) | ExprKind::AlignofType(tn) => {
+            ExprKind::SizeofType(tn) | ExprKind::AlignofType(tn, _) => {
                 let t = self.type_name(*tn);
                 let loc = ast.type_name(*tn).loc;
                 self.require_sized(t, matches!(ex.kind, ExprKind::SizeofType(_)), loc);
@@ -1642,9 +1642,9 @@ impl<'a> Sema<'a> {
                 let t = self.expr_types[x.0 as usize];
                 self.types.size_align(t).map(|s| s.1 as i128)
             }
-            ExprKind::AlignofType(tn) => {
+            ExprKind::AlignofType(tn, c11) => {
                 let t = self.type_name_cached(*tn);
-                self.types.size_align(t).map(|s| s.1 as i128)
+                self.types.alignof(t, *c11).map(|a| a as i128)
             }
             ExprKind::TypesCompatible(a, b) => {
                 let a = self.type_name_cached(*a);

@@ -665,6 +665,14 @@ impl TypeTable {
         Some((l.size, l.align))
     }
 
+    /// `_Alignof` (`c11`, see `neverc_abi::c11_alignof`) or `__alignof__` of a type.
+    pub fn alignof(&self, id: TypeId, c11: bool) -> Option<u32> {
+        match self.to_abi(id) {
+            Some(t) if c11 => Some(neverc_abi::c11_alignof(&t, self.machine)),
+            _ => self.size_align(id).map(|s| s.1),
+        }
+    }
+
     /// Is the type complete (an object type whose size is known, or a VLA)?
     pub fn is_complete(&self, id: TypeId) -> bool {
         match self.kind(id) {
