@@ -157,6 +157,17 @@ impl<'a> Sema<'a> {
         self.discarded = Some(e);
         let t = self.rvalue(e);
         self.discarded = None;
+        if matches!(self.ast.expr(e).kind, ExprKind::Assign(None, ..))
+            && self.warning_on("parentheses", &["all"])
+        {
+            let (loc, len) = self.start_loc(e);
+            self.warning(
+                loc,
+                len,
+                "suggest parentheses around assignment used as truth value",
+                "parentheses",
+            );
+        }
         self.require_scalar(e, t);
         t
     }
@@ -1083,6 +1094,9 @@ impl<'a> Sema<'a> {
         if self.types.is_vector(at) || self.types.is_vector(bt) {
             return self.vector_binary(op, at, bt, at_e);
         }
+        if self.warning_on("parentheses", &["all"]) {
+            self.parentheses(op, a, b);
+        }
         if !self.binary_valid(op, at, bt) {
             let loc = self.ast.expr(at_e).loc;
             let len = op.as_str().len() as u32;
@@ -1099,7 +1113,201 @@ impl<'a> Sema<'a> {
                 _ => TypeId::ERROR,
             };
         }
+        if matches!(
+            op,
+            BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+        ) {
+            self.comparison_warnings(op, a, b, at, bt, at_e);
+        }
         self.binary_types(op, at, bt)
+    }
+
+    /// Is the integer expression `e` known not to be negative (for -Wsign-compare)?
+    fn nonnegative(&mut self, e: ExprId) -> bool {
+        let mut e = e;
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        if let Some(v) = self.eval(e) {
+            return v >= 0;
+        }
+        let t = self.expr_types[e.0 as usize];
+        let t = self.types.unqual(t);
+        if self.types.is_integer(t) && !self.types.is_signed(t) {
+            // An unsigned type narrower than int (a bit-field too) promotes to int.
+            let promoted = self.types.promote(t);
+            if promoted != t || self.is_bitfield(e) {
+                return true;
+            }
+        }
+        match self.ast.expr(e).kind {
+            ExprKind::Binary(op, a, b) => match op {
+                BinOp::Lt
+                | BinOp::Gt
+                | BinOp::Le
+                | BinOp::Ge
+                | BinOp::Eq
+                | BinOp::Ne
+                | BinOp::And
+                | BinOp::Or => true,
+                BinOp::BitAnd => self.nonnegative(a) || self.nonnegative(b),
+                _ => false,
+            },
+            ExprKind::Unary(UnOp::Not, _) => true,
+            ExprKind::Cond(_, Some(a), b) => {
+                // `x >= 0 ? x : -x`, which gcc folds to an absolute value.
+                let ident = |s: &Self, mut x: ExprId| loop {
+                    match s.ast.expr(x).kind {
+                        ExprKind::Paren(y) | ExprKind::Unary(UnOp::Neg, y) => x = y,
+                        ExprKind::Ident(n) => return Some(n),
+                        _ => return None,
+                    }
+                };
+                let negated = |s: &Self, x: ExprId| {
+                    let mut x = x;
+                    while let ExprKind::Paren(y) = s.ast.expr(x).kind {
+                        x = y;
+                    }
+                    matches!(s.ast.expr(x).kind, ExprKind::Unary(UnOp::Neg, _))
+                };
+                let abs = ident(self, a).is_some()
+                    && ident(self, a) == ident(self, b)
+                    && negated(self, a) != negated(self, b);
+                abs || (self.nonnegative(a) && self.nonnegative(b))
+            }
+            ExprKind::Cast(_, x) => {
+                let xt = self.expr_types[x.0 as usize];
+                let xt = self.types.unqual(xt);
+                self.types.is_integer(xt)
+                    && !self.types.is_signed(xt)
+                    && self.types.size_align(xt).map(|s| s.0)
+                        < self.types.size_align(t).map(|s| s.0)
+            }
+            _ => false,
+        }
+    }
+
+    /// gcc's -Wparentheses for an operand of `op` written without parentheses.
+    fn parentheses(&mut self, op: BinOp, a: ExprId, b: ExprId) {
+        use BinOp::*;
+        let arith = |o: BinOp| matches!(o, Add | Sub);
+        let cmp = |o: BinOp| matches!(o, Lt | Gt | Le | Ge | Eq | Ne);
+        for x in [a, b] {
+            let ExprKind::Binary(inner, ..) = self.ast.expr(x).kind else {
+                continue;
+            };
+            let (o, i) = (op.as_str(), inner.as_str());
+            let relational = |o: BinOp| matches!(o, Lt | Gt | Le | Ge);
+            let msg = match op {
+                Shl | Shr if arith(inner) => {
+                    format!("suggest parentheses around '{i}' inside '{o}'")
+                }
+                Or if inner == And => "suggest parentheses around '&&' within '||'".to_string(),
+                BitOr if arith(inner) || matches!(inner, BitAnd | BitXor) => {
+                    format!("suggest parentheses around arithmetic in operand of '{o}'")
+                }
+                BitXor if arith(inner) || inner == BitAnd => {
+                    format!("suggest parentheses around arithmetic in operand of '{o}'")
+                }
+                _ if relational(op) && relational(inner) => {
+                    "comparisons like 'X<=Y<=Z' do not have their mathematical meaning".to_string()
+                }
+                BitAnd if arith(inner) => {
+                    format!("suggest parentheses around '{i}' in operand of '&'")
+                }
+                BitAnd | BitOr | BitXor if cmp(inner) => {
+                    format!("suggest parentheses around comparison in operand of '{o}'")
+                }
+                _ => continue,
+            };
+            let loc = self.ast.expr(x).loc;
+            self.warning(loc, i.len() as u32, msg, "parentheses");
+            return;
+        }
+    }
+
+    /// Comparisons: pointer with integer, distinct pointer types, and -Wsign-compare.
+    fn comparison_warnings(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        at: TypeId,
+        bt: TypeId,
+        at_e: ExprId,
+    ) {
+        let loc = self.ast.expr(at_e).loc;
+        let len = op.as_str().len() as u32;
+        let (pa, pb) = (self.types.pointee(at), self.types.pointee(bt));
+        let equality = matches!(op, BinOp::Eq | BinOp::Ne);
+        match (pa, pb) {
+            (Some(x), Some(y)) => {
+                let void = self.types.is_void(x) || self.types.is_void(y);
+                let (x, y) = (self.types.unqual(x), self.types.unqual(y));
+                let fine = (equality && void)
+                    || self.types.compatible(x, y)
+                    || self.is_null_constant(a)
+                    || self.is_null_constant(b);
+                if !fine {
+                    self.warning(
+                        loc,
+                        len,
+                        "comparison of distinct pointer types lacks a cast",
+                        "",
+                    );
+                }
+            }
+            (Some(_), None) | (None, Some(_)) => {
+                let int = if pa.is_some() { b } else { a };
+                let it = if pa.is_some() { bt } else { at };
+                if self.types.is_integer(it) && !self.is_null_constant(int) {
+                    self.warning(loc, len, "comparison between pointer and integer", "");
+                }
+            }
+            (None, None) => {
+                if !self.types.is_integer(at)
+                    || !self.types.is_integer(bt)
+                    || !self.warning_on("sign-compare", &["extra"])
+                {
+                    return;
+                }
+                let (pa, pb) = (self.types.promote(at), self.types.promote(bt));
+                let Some(common) = self.types.usual(pa, pb) else {
+                    return;
+                };
+                if self.types.is_signed(common)
+                    || self.types.is_signed(pa) == self.types.is_signed(pb)
+                {
+                    return;
+                }
+                // Not when the signed operand is known not to be negative, nor when the
+                // unsigned one is a constant the signed type can hold.
+                let (sx, ux) = if self.types.is_signed(pa) {
+                    (a, b)
+                } else {
+                    (b, a)
+                };
+                if self.nonnegative(sx) {
+                    return;
+                }
+                let bits = self.types.int_kind(common).map(|k| self.types.int_bits(k));
+                let bits = bits.filter(|_| equality);
+                if let (Some(v), Some(bits)) = (self.eval(ux), bits) {
+                    if v >= 0 && v < (1i128 << (bits - 1)) {
+                        return;
+                    }
+                }
+                let (an, bn) = (self.tname(at), self.tname(bt));
+                self.warning(
+                    loc,
+                    len,
+                    format!(
+                        "comparison of integer expressions of different signedness: '{an}' and '{bn}'"
+                    ),
+                    "sign-compare",
+                );
+            }
+        }
     }
 
     /// GNU vector operators: element-wise on two vectors of one type, or a vector and a
@@ -1754,6 +1962,37 @@ pub(crate) enum ConvCtx {
 }
 
 impl<'a> Sema<'a> {
+    /// gcc's -Wdiscarded-qualifiers: a pointer conversion loses qualifiers of its target.
+    fn discarded_quals(&mut self, ctx: ConvCtx, src: ExprId, lost: u8, dst: TypeId, st: TypeId) {
+        let mut names = Vec::new();
+        if lost & qual::CONST != 0 {
+            names.push("const");
+        }
+        if lost & qual::VOLATILE != 0 {
+            names.push("volatile");
+        }
+        if lost & qual::ATOMIC != 0 {
+            names.push("_Atomic");
+        }
+        let q = names.join(" ");
+        let what = format!("discards '{q}' qualifier from pointer target type");
+        let msg = match ctx {
+            ConvCtx::Assign(_) => format!("assignment {what}"),
+            ConvCtx::Init => format!("initialization {what}"),
+            ConvCtx::Return => format!("return {what}"),
+            ConvCtx::Arg(n, f) => format!("passing argument {n} of '{}' {what}", self.name(f)),
+        };
+        let (loc, len) = match ctx {
+            ConvCtx::Assign(op) => {
+                let l = self.ast.expr(op).loc;
+                (l, self.tok_len_at(l))
+            }
+            _ => self.start_loc(src),
+        };
+        self.warning(loc, len, msg, "discarded-qualifiers");
+        self.arg_note(ctx, dst, st);
+    }
+
     /// gcc's note after a bad argument: the parameter's declaration and both types.
     fn arg_note(&mut self, ctx: ConvCtx, dst: TypeId, st: TypeId) {
         let ConvCtx::Arg(n, f) = ctx else {
@@ -2040,6 +2279,11 @@ impl<'a> Sema<'a> {
                 || self.types.compatible_unqual(dp, sp)
                 || self.is_null_constant(src)
             {
+                let lost = self.types.quals(sp) & !self.types.quals(dp);
+                let lost = lost & (qual::CONST | qual::VOLATILE | qual::ATOMIC);
+                if lost != 0 && !self.is_null_constant(src) {
+                    self.discarded_quals(ctx, src, lost, dst, st);
+                }
                 None
             } else {
                 Some(Bad::Pointers)
