@@ -628,6 +628,8 @@ pub struct SymbolData {
     pub section: Option<String>,
     /// Known to be defined in the same linked unit (static or hidden): no GOT/PLT needed.
     pub local: bool,
+    /// `__attribute__((used))`: emitted even when nothing refers to it.
+    pub used: bool,
 }
 
 /// An object's initial contents: bytes plus addresses to fill in.
@@ -681,6 +683,7 @@ impl Module {
             alias_of: None,
             section: None,
             local: false,
+            used: false,
         });
         s
     }

@@ -393,3 +393,80 @@ pub fn mem2reg(f: &mut Function) {
         }
     }
 }
+
+/// Removes the functions with internal linkage nothing refers to (static functions never
+/// called nor address-taken, the unused `static inline` functions of headers), as gcc does
+/// from -O1: no other function, data object, alias, constructor or destructor names them,
+/// and they are not `__attribute__((used))`. Modules with file-scope asm keep everything
+/// (its text may name them).
+pub fn remove_unreferenced_functions(m: &mut Module) {
+    if !m.toplevel_asm.is_empty() {
+        return;
+    }
+    let n = m.symbols.len();
+    let mut referenced = vec![false; n];
+    let mut work: Vec<Sym> = Vec::new();
+    let mark = |s: Sym, referenced: &mut Vec<bool>, work: &mut Vec<Sym>| {
+        if !referenced[s.index()] {
+            referenced[s.index()] = true;
+            work.push(s);
+        }
+    };
+    // Roots: everything visible outside, used, data (with its relocations, below), and the
+    // constructor and destructor lists.
+    for (i, sd) in m.symbols.iter().enumerate() {
+        if sd.binding != Binding::Local || sd.used || sd.alias_of.is_some() {
+            mark(Sym(i as u32), &mut referenced, &mut work);
+        }
+    }
+    for d in &m.data {
+        mark(d.sym, &mut referenced, &mut work);
+    }
+    for &(_, s) in m.constructors.iter().chain(m.destructors.iter()) {
+        mark(s, &mut referenced, &mut work);
+    }
+    let by_sym: std::collections::HashMap<Sym, usize> = m
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.sym, i))
+        .collect();
+    let data_by_sym: std::collections::HashMap<Sym, usize> =
+        m.data.iter().enumerate().map(|(i, d)| (d.sym, i)).collect();
+    while let Some(s) = work.pop() {
+        if let Some(t) = m.symbols[s.index()].alias_of {
+            mark(t, &mut referenced, &mut work);
+        }
+        if let Some(&di) = data_by_sym.get(&s) {
+            let d = &m.data[di];
+            for &(_, t, _, _) in &d.relocs {
+                mark(t, &mut referenced, &mut work);
+            }
+            for &(_, t, _) in &d.block_relocs {
+                mark(t, &mut referenced, &mut work);
+            }
+        }
+        if let Some(&fi) = by_sym.get(&s) {
+            let f = &m.functions[fi];
+            for b in &f.blocks {
+                for &i in &b.insts {
+                    match &f.inst(i).op {
+                        Op::SymAddr { sym, .. } => mark(*sym, &mut referenced, &mut work),
+                        Op::Call {
+                            callee: Callee::Direct(sym),
+                            ..
+                        } => mark(*sym, &mut referenced, &mut work),
+                        _ => {}
+                    }
+                }
+            }
+        }
+    }
+    m.functions.retain(|f| referenced[f.sym.index()]);
+    for (i, sd) in m.symbols.iter_mut().enumerate() {
+        if !referenced[i] && sd.binding == Binding::Local && sd.kind == SymKind::Func {
+            // No body any more; nothing refers to it, so the object does not list it.
+            sd.defined = false;
+        }
+    }
+}

@@ -372,3 +372,59 @@ fn copies_through_slots_read_the_source_until_memory_may_change() {
         ]
     );
 }
+
+#[test]
+fn unreferenced_static_functions_are_dropped() {
+    // static f (nobody), static g (called by h), h (global), static k (in a data
+    // object's relocation), static u (used attribute), static w (only called by f).
+    let mut m = Module::default();
+    let body = |m: &mut Module, name: &str, local: bool, calls: Option<&str>| {
+        let (mut b, _) = int_fn(m, name, 0);
+        if let Some(c) = calls {
+            let sig = Signature::new(CType::Int(IntKind::Int), []);
+            let plan = plan_call(machine(), &sig).unwrap();
+            let pid = b.add_plan(plan);
+            let callee = m.symbol(c, SymKind::Func);
+            let r = b.call(Callee::Direct(callee), vec![], vec![], pid, &[Type::I32]);
+            b.push(Op::Return(r), None);
+        } else {
+            let z = b.iconst(Type::I32, 0);
+            b.push(Op::Return(vec![z]), None);
+        }
+        let f = b.finish();
+        let s = f.sym;
+        m.symbols[s.index()].defined = true;
+        if local {
+            m.symbols[s.index()].binding = Binding::Local;
+        }
+        m.functions.push(f);
+        s
+    };
+    body(&mut m, "f", true, Some("w"));
+    body(&mut m, "g", true, None);
+    body(&mut m, "h", false, Some("g"));
+    let k = body(&mut m, "k", true, None);
+    let u = body(&mut m, "u", true, None);
+    body(&mut m, "w", true, None);
+    m.symbols[u.index()].used = true;
+    let table = m.symbol("table", SymKind::Object);
+    m.data.push(DataObject {
+        sym: table,
+        size: 8,
+        align: 8,
+        bytes: vec![0; 8],
+        relocs: vec![(0, k, 0, 8)],
+        readonly: true,
+        common: false,
+        block_relocs: vec![],
+    });
+    opt::remove_unreferenced_functions(&mut m);
+    let names: Vec<&str> = m
+        .functions
+        .iter()
+        .map(|f| m.sym(f.sym).name.as_str())
+        .collect();
+    assert_eq!(names, ["g", "h", "k", "u"]);
+    assert!(!m.symbols[m.by_name["f"].index()].defined);
+    assert!(!m.symbols[m.by_name["w"].index()].defined);
+}

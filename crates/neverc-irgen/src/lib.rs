@@ -275,6 +275,7 @@ impl<'a> Gen<'a> {
                 "section" => {
                     self.module.symbols[sym.index()].section = self.attr_string(a);
                 }
+                "used" => self.module.symbols[sym.index()].used = true,
                 "constructor" | "destructor" => {
                     let prio = 65535;
                     if n == "constructor" {

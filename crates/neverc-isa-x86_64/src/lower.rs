@@ -636,10 +636,7 @@ impl<'a> Lower<'a> {
                 b: c,
             }) if self.folded_add(addr) => {
                 // A constant too far for a displacement stays an index register.
-                if let Some(k) = self
-                    .const_of(*c)
-                    .filter(|&k| fits32(off.wrapping_add(k)))
-                {
+                if let Some(k) = self.const_of(*c).filter(|&k| fits32(off.wrapping_add(k))) {
                     return self.mem(b, *a, off + k);
                 }
                 let (idx, scale) = match self.scaled(*c) {

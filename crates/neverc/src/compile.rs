@@ -258,6 +258,7 @@ fn compile_one(
     drop(pp);
     let mut module = module;
     if opts.opt_level != OptLevel::O0 {
+        neverc_ir::opt::remove_unreferenced_functions(&mut module);
         neverc_ir::opt::mem2reg_module(&mut module);
         neverc_ir::simplify::simplify_module(&mut module);
         if cfg!(debug_assertions) {
