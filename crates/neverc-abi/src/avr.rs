@@ -2,6 +2,16 @@
 //! are allocated from r25 downwards in even-sized register groups, r8 being the lowest;
 //! an argument that does not fit, and everything after it, goes on the stack; variadic
 //! functions take all arguments on the stack.
+//!
+//! Stack arguments are packed one after the other, with no padding, whatever their
+//! alignment. For an over-aligned argument (a `vector_size` vector, an `aligned` record)
+//! avr-gcc 5.4 disagrees with itself: its callee reads the block packed (`void g(long long,
+//! long long, long long, V16 v, char c)` reads `v` at offset 8 and `c` at 24), its caller
+//! stores such an argument at an aligned offset, over the bytes of the next one (so such
+//! calls between gcc-compiled functions are broken). The plan follows the callee, so a
+//! caller built from it reaches avr-gcc's functions intact (unit test
+//! `avr_over_aligned_stack_arguments_are_packed`); the register-dump harness, whose
+//! reference is gcc's caller, leaves these signatures out (`plans_vs_gcc.rs`).
 
 use crate::classify::Builder;
 use crate::plan::Flags;

@@ -6,7 +6,8 @@
 //!
 //! It owns:
 //! - a small C type model ([`Type`], [`Record`], [`Field`]) and its layout on each target
-//!   ([`layout`], [`record_layout`]), equal to gcc's;
+//!   ([`layout`], [`record_layout`]), equal to gcc's, and C11 `_Alignof`, which gcc caps
+//!   where the layout alignment is over-wide ([`c11_alignof`]);
 //! - classification for System V x86-64, Win64, AAPCS64 (Linux) and Apple arm64, AAPCS32
 //!   (base and VFP), RISC-V (ilp32/lp64 with no, single or double FP registers), MIPS o32
 //!   and avr-gcc, one module each, every rule citing its psABI clause;
