@@ -189,4 +189,22 @@ impl FunctionBuilder {
         self.func.blocks[self.cur.index()].insts.push(inst);
         res
     }
+
+    /// An inline-asm statement; `results` gives the types of its register outputs, whose
+    /// values the builder creates (and returns) in order.
+    pub fn inline_asm(&mut self, mut asm: InlineAsm, results: &[Type]) -> Vec<Value> {
+        let inst = Inst(self.func.insts.len() as u32);
+        let res: Vec<Value> = results
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| self.new_value(ty, ValueDef::Result(inst, i as u32)))
+            .collect();
+        asm.results = res.clone();
+        self.func.insts.push(InstData {
+            op: Op::InlineAsm(Box::new(asm)),
+            result: None,
+        });
+        self.func.blocks[self.cur.index()].insts.push(inst);
+        res
+    }
 }

@@ -220,6 +220,47 @@ pub enum Callee {
     Indirect(Value),
 }
 
+/// What an inline-asm operand is to the instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum AsmRole {
+    /// Written by the asm in a register; its value is the next of [`InlineAsm::results`].
+    Output { early_clobber: bool },
+    /// Read by the asm: a register or an immediate, as the constraint says.
+    Input(Value),
+    /// A memory operand: the address of the object the asm reads or writes.
+    Memory(Value),
+}
+
+/// One operand of an inline-asm statement.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct AsmOperand {
+    /// gcc's constraint letters without the `=`, `+` and `&` modifiers (`"r"`, `"a"`,
+    /// `"0"` for an input tied to output 0, `"x"`, `"i"`, `"m"`).
+    pub constraint: String,
+    /// `[name]`, referenced as `%[name]` in the template.
+    pub name: Option<String>,
+    pub role: AsmRole,
+}
+
+/// A GNU extended (or basic) asm statement, as the source wrote it: the back end substitutes
+/// the operands into `template` and assembles the text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct InlineAsm {
+    pub template: String,
+    /// Outputs, then inputs, in the template's numbering; then the hidden inputs of `+`
+    /// operands (each tied to its output by a digit constraint), which the template cannot
+    /// name.
+    pub operands: Vec<AsmOperand>,
+    /// How many operands the template may name (`%0` .. `%{visible-1}`).
+    pub visible: usize,
+    /// Clobber list entries (`"memory"`, `"cc"`, register names such as `"rbx"`).
+    pub clobbers: Vec<String>,
+    /// Basic asm (no operands at all): `%` in the template is literal.
+    pub basic: bool,
+    /// The values of the register outputs, in operand order.
+    pub results: Vec<Value>,
+}
+
 /// Atomic read-modify-write operations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum AtomicOp {
@@ -352,6 +393,9 @@ pub enum Op {
         new: Value,
     },
     Fence,
+    /// GNU inline assembly (see [`InlineAsm`]). Never pure: it stays in place, and no load
+    /// or store moves across it.
+    InlineAsm(Box<InlineAsm>),
     /// Terminators.
     Jump(BlockCall),
     Branch {
@@ -494,6 +538,14 @@ impl Op {
                 f(*sp);
                 f(*target)
             }
+            Op::InlineAsm(a) => {
+                for o in &a.operands {
+                    match o.role {
+                        AsmRole::Input(v) | AsmRole::Memory(v) => f(v),
+                        AsmRole::Output { .. } => {}
+                    }
+                }
+            }
         }
     }
 
@@ -580,6 +632,7 @@ impl Function {
         let d = self.inst(i);
         match &d.op {
             Op::Call { results, .. } => results.clone(),
+            Op::InlineAsm(a) => a.results.clone(),
             _ => d.result.into_iter().collect(),
         }
     }

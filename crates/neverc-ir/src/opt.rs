@@ -77,6 +77,14 @@ impl Op {
                 f(sp);
                 f(target)
             }
+            Op::InlineAsm(a) => {
+                for o in &mut a.operands {
+                    match &mut o.role {
+                        AsmRole::Input(v) | AsmRole::Memory(v) => f(v),
+                        AsmRole::Output { .. } => {}
+                    }
+                }
+            }
         }
     }
 }

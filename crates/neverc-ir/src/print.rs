@@ -78,6 +78,7 @@ pub fn print_function(m: &Module, f: &Function) -> String {
             let d = f.inst(i);
             let lhs = match &d.op {
                 Op::Call { results, .. } if !results.is_empty() => format!("{} = ", vals(results)),
+                Op::InlineAsm(a) if !a.results.is_empty() => format!("{} = ", vals(&a.results)),
                 _ => d.result.map(|r| format!("{} = ", v(r))).unwrap_or_default(),
             };
             let _ = writeln!(s, "  {lhs}{}", op_text(m, &d.op));
@@ -183,6 +184,29 @@ fn op_text(m: &Module, op: &Op) -> String {
             v(*new)
         ),
         Op::Fence => "fence".into(),
+        Op::InlineAsm(a) => {
+            let ops: Vec<String> = a
+                .operands
+                .iter()
+                .map(|o| match &o.role {
+                    AsmRole::Output { early_clobber } => {
+                        format!(
+                            "\"={}{}\"",
+                            if *early_clobber { "&" } else { "" },
+                            o.constraint
+                        )
+                    }
+                    AsmRole::Input(x) => format!("\"{}\"({})", o.constraint, v(*x)),
+                    AsmRole::Memory(x) => format!("\"{}\"(mem {})", o.constraint, v(*x)),
+                })
+                .collect();
+            format!(
+                "inline_asm {:?} [{}] clobbers [{}]",
+                a.template,
+                ops.join(", "),
+                a.clobbers.join(", ")
+            )
+        }
         Op::Jump(b) => format!("jump {}", bc(b)),
         Op::Branch { cond, then, els } => {
             format!("branch {}, {}, {}", v(*cond), bc(then), bc(els))

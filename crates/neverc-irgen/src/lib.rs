@@ -8,6 +8,7 @@
 //! and every use loads it; promoting slots to SSA values is an optimisation pass's job.
 //! A construct it cannot lower yet ends in an error naming it, never in wrong code.
 
+mod asm;
 mod consts;
 mod expr;
 mod func;

@@ -230,43 +230,7 @@ impl<'a> Gen<'a> {
                 );
                 self.fs().indirect.push(i);
             }
-            StmtKind::Asm(a) => {
-                // An empty template emits nothing: its operands only tell the compiler
-                // what may change. Every value stays in memory here, so evaluating the
-                // inputs (and the outputs' addresses) is all there is to do; an output
-                // keeps its value, which is one of the values it may have.
-                let template = &self.ast.lits.strs[a.template as usize].units;
-                if template
-                    .iter()
-                    .all(|&c| c == b' ' as u32 || c == b'\t' as u32)
-                {
-                    // An input tied to output k ("0") leaves its value there.
-                    let mut tied = Vec::new();
-                    for op in a.inputs.iter() {
-                        let c: String = self.ast.lits.strs[op.constraint as usize]
-                            .units
-                            .iter()
-                            .map(|&u| u as u8 as char)
-                            .collect();
-                        match c.parse::<usize>() {
-                            Ok(k) if k < a.outputs.len() => {
-                                let ot = self.expr_type(a.outputs[k].expr);
-                                let v = self.rv_as(op.expr, ot);
-                                tied.push((k, v));
-                            }
-                            _ => self.effect(op.expr),
-                        }
-                    }
-                    for (k, op) in a.outputs.iter().enumerate() {
-                        let lv = self.lvalue(op.expr);
-                        if let Some(&(_, v)) = tied.iter().find(|(j, _)| *j == k) {
-                            self.store(lv, v);
-                        }
-                    }
-                } else {
-                    self.refuse(st.loc, "inline assembly with a non-empty template");
-                }
-            }
+            StmtKind::Asm(a) => self.asm_stmt(st.loc, a),
             StmtKind::Error => {}
         }
     }

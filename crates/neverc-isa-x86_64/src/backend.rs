@@ -310,6 +310,14 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             let names = |s: SymId| obj.symbol_name(s).to_string();
             let mut ci = 0;
             for (i, inst) in emitted.insts.iter().enumerate() {
+                for &(s, e) in &emitted.app {
+                    if s == i {
+                        let _ = writeln!(st, "#APP");
+                    }
+                    if e == i {
+                        let _ = writeln!(st, "#NO_APP");
+                    }
+                }
                 while ci < emitted.cfi.len() && emitted.cfi[ci].0 == i {
                     let _ = writeln!(st, "\t{}", cfi_text(emitted.cfi[ci].2));
                     ci += 1;

@@ -48,6 +48,8 @@ pub struct Emitted {
     pub end: Label,
     /// Final labels of address-taken blocks.
     pub block_labels: HashMap<neverc_ir::Block, Label>,
+    /// Inline asm statements: ranges of `insts` (the `-S` text marks them `#APP`).
+    pub app: Vec<(usize, usize)>,
 }
 
 fn gpr_dwarf(hw: u8) -> u16 {
@@ -75,6 +77,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     };
     for &a in &out.allocs {
         note(a);
+    }
+    for &r in &fr.asm_saved {
+        note(Allocation::reg(r));
     }
     for (_, e) in &out.edits {
         let Edit::Move { from, to } = e;
@@ -257,6 +262,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         .collect();
     let epilogue = new_label();
     let mut tables: Vec<(Label, Vec<Label>)> = Vec::new();
+    let mut app: Vec<(usize, usize)> = Vec::new();
 
     let phys = |a: Allocation| a.as_reg().expect("register allocation");
     for (pos, &b) in emitted.iter().enumerate() {
@@ -271,6 +277,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                 InstOrEdit::Inst(ix) => {
                     let vi = &vc.insts[ix.index()];
                     let allocs = out.inst_allocs(ix);
+                    let app_start = insts.len();
                     for t in &vi.insts {
                         let mut t = *t;
                         map_regs(
@@ -307,6 +314,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                             }
                         }
                         insts.push(t);
+                    }
+                    if vi.inline_asm {
+                        app.push((app_start, insts.len()));
                     }
                     match &vi.term {
                         Term::None | Term::Indirect | Term::Trap => {}
@@ -389,6 +399,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         cfi,
         end,
         block_labels,
+        app,
     }
 }
 

@@ -27,6 +27,7 @@ use regalloc2::{
 use std::collections::HashMap;
 
 mod i128;
+mod inline_asm;
 
 /// Labels at or above this are internal to one instruction sequence.
 pub const INTERNAL_LABEL: u32 = 0x4000_0000;
@@ -48,6 +49,8 @@ pub struct FrameInfo {
     /// No frame pointer (`-fomit-frame-pointer` and nothing that needs one): the frame is
     /// addressed from rsp, which does not move between the prologue and the epilogue.
     pub omit_fp: bool,
+    /// Callee-saved registers that inline asm clobbers (saved like the allocated ones).
+    pub asm_saved: Vec<PReg>,
 }
 
 pub struct Lowered {
@@ -225,11 +228,14 @@ struct Lower<'a> {
     landing: HashMap<ir::Block, usize>,
     dispatch: Option<(usize, VReg)>,
     setjmp: bool,
+    /// Callee-saved registers clobbered by inline asm.
+    asm_saved: Vec<PReg>,
 }
 
 /// Whether the function needs rbp as a frame pointer whatever the options say: it reads
 /// the frame or stack pointer, moves the stack pointer at run time, or can be re-entered
-/// by `setjmp`/`__builtin_longjmp` (which restore rbp).
+/// by `setjmp`/`__builtin_longjmp` (which restore rbp); or it has inline asm, which may
+/// push and pop (its frame-slot operands are rbp-based).
 fn needs_fp(f: &ir::Function) -> bool {
     f.calls_setjmp
         || f.blocks.iter().any(|b| {
@@ -243,6 +249,7 @@ fn needs_fp(f: &ir::Function) -> bool {
                         | Op::NonLocalGoto { .. }
                         | Op::BlockAddr(_)
                         | Op::IndirectJump { .. }
+                        | Op::InlineAsm(_)
                 )
             })
         })
@@ -286,6 +293,7 @@ pub fn lower_function(
         landing: HashMap::new(),
         dispatch: None,
         setjmp: f.calls_setjmp,
+        asm_saved: Vec::new(),
     };
     l.run()?;
     let callee_saved = f
@@ -311,6 +319,7 @@ pub fn lower_function(
         realign: l.realign,
         callee_saved,
         omit_fp: opts.omit_frame_pointer && !l.has_alloca && l.realign <= 16 && !needs_fp(f),
+        asm_saved: l.asm_saved.clone(),
     };
     let next_label = l.next_label;
     let vcode = VCode::new(l.blocks, l.nvregs);
@@ -1519,6 +1528,7 @@ impl<'a> Lower<'a> {
                 self.emit(b);
                 Ok(())
             }
+            Op::InlineAsm(a) => self.lower_inline_asm(a),
             Op::Fence => {
                 let mut b = B::default();
                 b.i(Inst::Mfence);

@@ -11,11 +11,11 @@
 //! Sequences of several machine instructions follow one rule: uses that must stay readable
 //! after the first write are "late" uses, temporaries are early defs (see `lower.rs`).
 
-use crate::asm::{Cond, Gpr, Inst, Label, Mem, Rm, Rmi, Xmm, XmmMem};
+use crate::asm::{Cond, Gpr, Inst, Label, Mem, Xmm};
 use regalloc2::{Block, InstRange, Operand, PReg, PRegSet, RegClass, VReg};
 
 /// Placeholder bit: a register field `PH | k` means operand `k`.
-pub const PH: u8 = 0x40;
+pub const PH: u8 = crate::asm::att::OPERAND_REG;
 
 pub fn ph_gpr(k: usize) -> Gpr {
     Gpr(PH | k as u8)
@@ -71,6 +71,8 @@ pub struct VInst {
     pub ops: Vec<Operand>,
     pub clobbers: PRegSet,
     pub term: Term,
+    /// An inline asm statement (the `-S` text marks it with `#APP`/`#NO_APP`).
+    pub inline_asm: bool,
 }
 
 impl VInst {
@@ -80,6 +82,7 @@ impl VInst {
             ops,
             clobbers: PRegSet::empty(),
             term: Term::None,
+            inline_asm: false,
         }
     }
 }
@@ -213,160 +216,12 @@ pub fn dwarf_to_preg(n: u16) -> Option<PReg> {
 
 /// Rewrites every register field of `inst` through `g` (GPRs) and `x` (XMMs).
 pub fn map_regs(inst: &mut Inst, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMut(Xmm) -> Xmm) {
-    fn mem(m: &mut Mem, g: &mut dyn FnMut(Gpr) -> Gpr) {
-        if let Some(b) = m.base.as_mut() {
-            *b = g(*b);
-        }
-        if let Some((i, _)) = m.index.as_mut() {
-            *i = g(*i);
-        }
-    }
-    fn rm(r: &mut Rm, g: &mut dyn FnMut(Gpr) -> Gpr) {
-        match r {
-            Rm::Reg(r) => *r = g(*r),
-            Rm::Mem(m) => mem(m, g),
-        }
-    }
-    fn rmi(r: &mut Rmi, g: &mut dyn FnMut(Gpr) -> Gpr) {
-        match r {
-            Rmi::Reg(r) => *r = g(*r),
-            Rmi::Mem(m) => mem(m, g),
-            Rmi::Imm(_) => {}
-        }
-    }
-    fn xm(r: &mut XmmMem, g: &mut dyn FnMut(Gpr) -> Gpr, x: &mut dyn FnMut(Xmm) -> Xmm) {
-        match r {
-            XmmMem::Xmm(r) => *r = x(*r),
-            XmmMem::Mem(m) => mem(m, g),
-        }
-    }
-    match inst {
-        Inst::Mov { src, dst, .. } => {
-            rmi(src, g);
-            rm(dst, g)
-        }
-        Inst::MovSymImm { dst, .. } => *dst = g(*dst),
-        Inst::MovX { src, dst, .. } => {
-            rm(src, g);
-            *dst = g(*dst)
-        }
-        Inst::Lea { src, dst, .. } => {
-            mem(src, g);
-            *dst = g(*dst)
-        }
-        Inst::Xchg { src, dst, .. } => {
-            *src = g(*src);
-            rm(dst, g)
-        }
-        Inst::Push { src } => *src = g(*src),
-        Inst::Pop { dst } => *dst = g(*dst),
-        Inst::Alu { src, dst, .. } | Inst::Test { src, dst, .. } => {
-            rmi(src, g);
-            rm(dst, g)
-        }
-        Inst::Imul2 { src, dst, .. }
-        | Inst::Imul3 { src, dst, .. }
-        | Inst::BitCount { src, dst, .. }
-        | Inst::Cmov { src, dst, .. } => {
-            rm(src, g);
-            *dst = g(*dst)
-        }
-        Inst::Unary { dst, .. } | Inst::Shift { dst, .. } | Inst::Setcc { dst, .. } => rm(dst, g),
-        Inst::Bswap { reg, .. } => *reg = g(*reg),
-        Inst::LockCmpxchg { src, dst, .. } | Inst::LockXadd { src, dst, .. } => {
-            *src = g(*src);
-            mem(dst, g)
-        }
-        Inst::JmpInd { target } | Inst::CallInd { target } => rm(target, g),
-        Inst::XmmMov { src, dst, .. } => {
-            xm(src, g, x);
-            xm(dst, g, x)
-        }
-        Inst::Sse { src, dst, .. } => {
-            xm(src, g, x);
-            *dst = x(*dst)
-        }
-        Inst::MovGprToXmm { src, dst, .. } | Inst::CvtSi2F { src, dst, .. } => {
-            rm(src, g);
-            *dst = x(*dst)
-        }
-        Inst::MovXmmToGpr { src, dst, .. } => {
-            *src = x(*src);
-            rm(dst, g)
-        }
-        Inst::CvtTF2Si { src, dst, .. } => {
-            xm(src, g, x);
-            *dst = g(*dst)
-        }
-        Inst::X87Mem { mem: m, .. } => mem(m, g),
-        Inst::Label(_)
-        | Inst::Align(_)
-        | Inst::JumpTableEntry { .. }
-        | Inst::SignExtendDx { .. }
-        | Inst::SignExtendAx { .. }
-        | Inst::Mfence
-        | Inst::RepMovsb
-        | Inst::RepStosb
-        | Inst::Jmp { .. }
-        | Inst::Jcc { .. }
-        | Inst::CallSym { .. }
-        | Inst::Ret
-        | Inst::Leave
-        | Inst::Ud2
-        | Inst::Nop
-        | Inst::X87Reg { .. }
-        | Inst::X87 { .. } => {}
-        // Forms the lowering never produces (the asm module grows on its own).
-        #[allow(unreachable_patterns)]
-        _ => {}
-    }
+    inst.map_regs(g, x)
 }
 
-/// Calls `f` on every memory operand of `inst` (the forms [`map_regs`] knows).
+/// Calls `f` on every memory operand of `inst`.
 pub fn for_each_mem(inst: &mut Inst, f: &mut dyn FnMut(&mut Mem)) {
-    fn rm(r: &mut Rm, f: &mut dyn FnMut(&mut Mem)) {
-        if let Rm::Mem(m) = r {
-            f(m)
-        }
-    }
-    fn rmi(r: &mut Rmi, f: &mut dyn FnMut(&mut Mem)) {
-        if let Rmi::Mem(m) = r {
-            f(m)
-        }
-    }
-    fn xm(r: &mut XmmMem, f: &mut dyn FnMut(&mut Mem)) {
-        if let XmmMem::Mem(m) = r {
-            f(m)
-        }
-    }
-    match inst {
-        Inst::Mov { src, dst, .. } | Inst::Alu { src, dst, .. } | Inst::Test { src, dst, .. } => {
-            rmi(src, f);
-            rm(dst, f)
-        }
-        Inst::MovX { src, .. }
-        | Inst::Imul2 { src, .. }
-        | Inst::Imul3 { src, .. }
-        | Inst::BitCount { src, .. }
-        | Inst::Cmov { src, .. }
-        | Inst::MovGprToXmm { src, .. }
-        | Inst::CvtSi2F { src, .. } => rm(src, f),
-        Inst::Lea { src, .. } => f(src),
-        Inst::Xchg { dst, .. }
-        | Inst::Unary { dst, .. }
-        | Inst::Shift { dst, .. }
-        | Inst::Setcc { dst, .. }
-        | Inst::MovXmmToGpr { dst, .. } => rm(dst, f),
-        Inst::LockCmpxchg { dst, .. } | Inst::LockXadd { dst, .. } => f(dst),
-        Inst::JmpInd { target } | Inst::CallInd { target } => rm(target, f),
-        Inst::XmmMov { src, dst, .. } => {
-            xm(src, f);
-            xm(dst, f)
-        }
-        Inst::Sse { src, .. } | Inst::CvtTF2Si { src, .. } => xm(src, f),
-        Inst::X87Mem { mem, .. } => f(mem),
-        _ => {}
-    }
+    inst.visit_operands(&mut |_| {}, &mut |_| {}, f)
 }
 
 /// Whether every mention of `r` in `inst` is as the base of a memory operand.

@@ -2020,6 +2020,24 @@ impl<'a> Sema<'a> {
                 for op in a.outputs.iter().chain(&a.inputs) {
                     self.expr(op.expr);
                 }
+                // gcc's checks: outputs are lvalues, memory-only inputs are addressable.
+                let len = self.tok_len_at(st.loc);
+                if a.outputs.iter().any(|op| !self.is_lvalue(op.expr)) {
+                    self.error(st.loc, len, "lvalue required in 'asm' statement");
+                }
+                for (k, op) in a.inputs.iter().enumerate() {
+                    let c = &self.ast.lits.strs[op.constraint as usize].units;
+                    let memory_only = c.iter().all(|&u| {
+                        matches!(char::from_u32(u), Some('m' | 'o' | 'V' | '<' | '>' | ' '))
+                    }) && !c.is_empty();
+                    if memory_only && !self.is_lvalue(op.expr) {
+                        self.error(
+                            st.loc,
+                            len,
+                            format!("memory input {k} is not directly addressable"),
+                        );
+                    }
+                }
             }
         }
     }

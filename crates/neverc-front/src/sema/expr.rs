@@ -335,7 +335,7 @@ impl<'a> Sema<'a> {
     }
 
     /// Is the expression an lvalue (C17 6.3.2.1)?
-    fn is_lvalue(&self, e: ExprId) -> bool {
+    pub(super) fn is_lvalue(&self, e: ExprId) -> bool {
         let t = self.expr_types[e.0 as usize];
         if self.types.is_error(t) {
             return true;

@@ -11,6 +11,7 @@
 //! earlier functions of the same section grew while gas was relaxing (rare, see there).
 
 pub mod assembler;
+pub mod att;
 pub mod encode;
 pub mod forms;
 pub mod inst;

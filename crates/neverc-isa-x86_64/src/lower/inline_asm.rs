@@ -1,0 +1,462 @@
+//! Inline assembly: operands become regalloc2 operands (fixed registers for `a b c d S D`,
+//! any GPR for `r q Q R l g`, any XMM for `x`, reuse for a digit, early defs for `&`), the
+//! clobbers become the instruction's clobbers, and the template, with the operands
+//! substituted (registers as `%?N` placeholders of the allocation to come), is assembled by
+//! `asm::att` into this back end's own instructions. One `VInst` holds them all; it is no
+//! pure instruction, so no load or store moves across it (every asm is a `memory` barrier)
+//! and the flags are never live across it (`cc` is always assumed).
+
+use super::*;
+use crate::asm::att;
+
+/// What an operand is in the template.
+#[derive(Clone, Debug)]
+enum Sub {
+    /// Regalloc operand `idx`: a GPR whose default width is `size`, or an XMM.
+    Reg {
+        idx: usize,
+        size: Size,
+    },
+    Xmm {
+        idx: usize,
+    },
+    Imm(i64),
+    /// A memory operand already in AT&T text.
+    Mem(String),
+}
+
+const FIXED: [(char, u8); 6] = [('a', 0), ('b', 3), ('c', 1), ('d', 2), ('S', 6), ('D', 7)];
+const ANY_GPR: &str = "rqQRlg";
+const IMM: &str = "inIJKLMNeZEFGHsX";
+
+/// The register an operand's letters ask for.
+enum RegKind {
+    Fixed(u8),
+    Gpr,
+    Xmm,
+}
+
+impl<'a> Lower<'a> {
+    fn asm_err(&self, msg: String) -> BackendError {
+        BackendError {
+            message: format!("{msg} (function {})", self.name),
+        }
+    }
+
+    fn reg_kind(&self, letters: &str, ty: Type) -> Result<Option<RegKind>, BackendError> {
+        let mut fixed: Vec<u8> = letters
+            .chars()
+            .filter_map(|c| FIXED.iter().find(|f| f.0 == c).map(|f| f.1))
+            .collect();
+        fixed.dedup();
+        let gpr = letters.chars().any(|c| ANY_GPR.contains(c));
+        let xmm = letters.contains('x');
+        if fixed.len() > 1 || (xmm && (gpr || !fixed.is_empty())) {
+            return Err(self.asm_err(format!(
+                "neverc cannot compile the asm constraint '{letters}' yet"
+            )));
+        }
+        let float = matches!(ty, Type::F32 | Type::F64);
+        let kind = if let Some(&f) = fixed.first() {
+            RegKind::Fixed(f)
+        } else if gpr {
+            RegKind::Gpr
+        } else if xmm {
+            RegKind::Xmm
+        } else {
+            return Ok(None);
+        };
+        match (&kind, float) {
+            (RegKind::Xmm, false) if ty != Type::I64 && ty != Type::I32 => {
+                Err(self.asm_err("impossible constraint in 'asm'".into()))
+            }
+            (RegKind::Xmm, false) => Err(self.asm_err(format!(
+                "neverc cannot compile an integer asm operand in constraint '{letters}' yet"
+            ))),
+            (RegKind::Fixed(_) | RegKind::Gpr, true) => Err(self.asm_err(format!(
+                "neverc cannot compile a floating asm operand in constraint '{letters}' yet"
+            ))),
+            _ => Ok(Some(kind)),
+        }
+    }
+
+    fn check_letters(&self, letters: &str) -> Result<(), BackendError> {
+        for c in letters.chars() {
+            let known = ANY_GPR.contains(c)
+                || IMM.contains(c)
+                || FIXED.iter().any(|f| f.0 == c)
+                || matches!(c, 'x' | 'm' | 'o' | 'V' | '<' | '>')
+                || c.is_ascii_digit();
+            if !known {
+                return Err(self.asm_err(format!(
+                    "neverc cannot compile the asm constraint '{letters}' yet"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    pub(super) fn lower_inline_asm(&mut self, a: &ir::InlineAsm) -> Result<(), BackendError> {
+        let mut b = B::default();
+        let mut subs: Vec<Option<Sub>> = vec![None; a.operands.len()];
+        // Inputs tied to each output (by operand index).
+        let mut tied: HashMap<usize, usize> = HashMap::new();
+        let mut used_vregs: Vec<VReg> = Vec::new();
+        let mut fixed_defs = PRegSet::empty();
+        // Inputs first (a reuse def names its input's operand index).
+        for (j, o) in a.operands.iter().enumerate() {
+            self.check_letters(&o.constraint)?;
+            match o.role {
+                ir::AsmRole::Input(v) => {
+                    let ty = self.ty(v);
+                    if let Ok(k) = o.constraint.parse::<usize>() {
+                        if k >= a.visible
+                            || !matches!(a.operands[k].role, ir::AsmRole::Output { .. })
+                        {
+                            return Err(self.asm_err(format!(
+                                "asm operand {j} is tied to operand {k}, which is not a register output"
+                            )));
+                        }
+                        if tied.insert(k, j).is_some() {
+                            return Err(self.asm_err(format!(
+                                "neverc cannot compile two asm inputs tied to operand {k} yet"
+                            )));
+                        }
+                        continue;
+                    }
+                    let allows_imm = o.constraint.chars().any(|c| IMM.contains(c) || c == 'g');
+                    if allows_imm {
+                        if let Some(c) = self.const_of(v).filter(|&c| {
+                            fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')
+                        }) {
+                            subs[j] = Some(Sub::Imm(c));
+                            continue;
+                        }
+                    }
+                    let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
+                        if allows_imm && matches!(self.def_of(v), Some(Op::SymAddr { .. })) {
+                            return Err(self.asm_err(
+                                "neverc cannot compile a symbol address as an asm 'i' operand yet"
+                                    .into(),
+                            ));
+                        }
+                        return Err(self.asm_err("impossible constraint in 'asm'".into()));
+                    };
+                    let r = self.asm_input_vreg(v, &mut used_vregs)?;
+                    subs[j] = Some(self.asm_use(&mut b, r, kind, ty, false));
+                }
+                ir::AsmRole::Memory(addr) => {
+                    if !o.constraint.chars().any(|c| "mogV<>".contains(c)) {
+                        return Err(self.asm_err("impossible constraint in 'asm'".into()));
+                    }
+                    let text = match self.def_of(addr) {
+                        Some(Op::SlotAddr(s)) if self.f.slots[s.index()].align <= 16 => {
+                            format!("{}(%rbp)", self.slot_off[s.index()])
+                        }
+                        _ => {
+                            let r = self.asm_input_vreg(addr, &mut used_vregs)?;
+                            // Live to the end: no output may take the address's register.
+                            let idx = b.op(Operand::reg_use_at_end(r));
+                            format!("(%?{idx}q)")
+                        }
+                    };
+                    subs[j] = Some(Sub::Mem(text));
+                }
+                ir::AsmRole::Output { .. } => {}
+            }
+        }
+        // Outputs.
+        let mut ri = 0;
+        for (j, o) in a.operands.iter().enumerate() {
+            let ir::AsmRole::Output { early_clobber } = o.role else {
+                continue;
+            };
+            let res = a.results[ri];
+            ri += 1;
+            let ty = self.ty(res);
+            let d = self.vreg(res)?;
+            let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
+                return Err(self.asm_err("impossible constraint in 'asm'".into()));
+            };
+            let sub = if let Some(&ti) = tied.get(&j) {
+                let ir::AsmRole::Input(v) = a.operands[ti].role else {
+                    unreachable!()
+                };
+                let r = self.asm_input_vreg(v, &mut used_vregs)?;
+                let s = self.asm_use(&mut b, r, kind, ty, true);
+                let use_idx = match s {
+                    Sub::Reg { idx, .. } | Sub::Xmm { idx } => idx,
+                    _ => unreachable!(),
+                };
+                if let Some(p) = self.fixed_preg(&o.constraint) {
+                    b.fixed_def(d, p);
+                    fixed_defs.add(p);
+                } else {
+                    b.op(Operand::reg_reuse_def(d, use_idx));
+                }
+                subs[ti] = Some(s.clone());
+                s
+            } else {
+                let pos = if early_clobber {
+                    OperandPos::Early
+                } else {
+                    OperandPos::Late
+                };
+                let (c, x) = match kind {
+                    RegKind::Fixed(h) => {
+                        fixed_defs.add(preg_gpr(h));
+                        (OperandConstraint::FixedReg(preg_gpr(h)), false)
+                    }
+                    RegKind::Gpr => (OperandConstraint::Reg, false),
+                    RegKind::Xmm => (OperandConstraint::Reg, true),
+                };
+                let idx = b.op(Operand::new(d, c, OperandKind::Def, pos));
+                if x {
+                    Sub::Xmm { idx }
+                } else {
+                    Sub::Reg {
+                        idx,
+                        size: size_of(ty),
+                    }
+                }
+            };
+            subs[j] = Some(sub);
+        }
+        // Clobbers.
+        let mut clobbers = PRegSet::empty();
+        for c in &a.clobbers {
+            let c = c.trim();
+            if matches!(
+                c,
+                "memory" | "cc" | "flags" | "dirflag" | "fpsr" | "fpcr" | "st"
+            ) || c.starts_with("st(")
+            {
+                continue;
+            }
+            let Some(n) = att::clobber_reg(c) else {
+                return Err(self.asm_err(format!("unknown register name '{c}' in 'asm'")));
+            };
+            let p = if n >= 16 {
+                preg_xmm(n - 16)
+            } else {
+                if n == 4 || n == 5 {
+                    return Err(self.asm_err(format!(
+                        "neverc cannot compile an asm statement that clobbers '{c}' yet"
+                    )));
+                }
+                preg_gpr(n)
+            };
+            if n == Gpr::R11.0 || n == 16 + XSCRATCH.0 {
+                // The back end's scratch registers never hold a value across an
+                // instruction.
+                continue;
+            }
+            if self
+                .f
+                .plan
+                .callee_saved
+                .iter()
+                .any(|&r| dwarf_to_preg(r) == Some(p))
+                && !self.asm_saved.contains(&p)
+            {
+                self.asm_saved.push(p);
+            }
+            if !fixed_defs.contains(p) {
+                clobbers.add(p);
+            }
+        }
+        let subs: Vec<Sub> = subs.into_iter().map(|s| s.unwrap()).collect();
+        let text = if a.basic {
+            a.template.clone()
+        } else {
+            self.asm_substitute(a, &subs)?
+        };
+        let mut next = self.next_label;
+        let insts = att::parse(&text, &mut || {
+            next += 1;
+            Label(next)
+        })
+        .map_err(|e| self.asm_err(e.0))?;
+        self.next_label = next;
+        for i in insts {
+            b.i(i);
+        }
+        let mut vi = b.vinst();
+        vi.clobbers = clobbers;
+        vi.inline_asm = true;
+        self.push(vi);
+        Ok(())
+    }
+
+    fn fixed_preg(&self, letters: &str) -> Option<PReg> {
+        letters
+            .chars()
+            .find_map(|c| FIXED.iter().find(|f| f.0 == c).map(|f| preg_gpr(f.1)))
+    }
+
+    /// The vreg of an input, copied when this instruction already uses it (regalloc2 takes
+    /// one constraint per vreg and instruction).
+    fn asm_input_vreg(&mut self, v: Value, used: &mut Vec<VReg>) -> Result<VReg, BackendError> {
+        let r = self.reg(v)?;
+        if !used.contains(&r) {
+            used.push(r);
+            return Ok(r);
+        }
+        let c = self.new_vreg(r.class());
+        let mut b = B::default();
+        if r.class() == RegClass::Int {
+            let s = b.use_g(r);
+            let d = b.def_g(c);
+            b.i(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Reg(s),
+                dst: Rm::Reg(d),
+            });
+        } else {
+            let s = b.use_x(r);
+            let d = b.def_x(c);
+            b.i(Inst::XmmMov {
+                op: XmmMovOp::Movaps,
+                src: XmmMem::Xmm(s),
+                dst: XmmMem::Xmm(d),
+            });
+        }
+        self.emit(b);
+        used.push(c);
+        Ok(c)
+    }
+
+    fn asm_use(&mut self, b: &mut B, r: VReg, kind: RegKind, ty: Type, _tied: bool) -> Sub {
+        match kind {
+            RegKind::Fixed(h) => {
+                let idx = b.op(Operand::reg_fixed_use(r, preg_gpr(h)));
+                Sub::Reg {
+                    idx,
+                    size: size_of(ty),
+                }
+            }
+            RegKind::Gpr => Sub::Reg {
+                idx: b.op(Operand::reg_use(r)),
+                size: size_of(ty),
+            },
+            RegKind::Xmm => Sub::Xmm {
+                idx: b.op(Operand::reg_use(r)),
+            },
+        }
+    }
+
+    /// The template with `%N`, `%[name]`, their modifiers, `%%` and `%=` replaced.
+    fn asm_substitute(&mut self, a: &ir::InlineAsm, subs: &[Sub]) -> Result<String, BackendError> {
+        let t: Vec<char> = a.template.chars().collect();
+        let mut out = String::new();
+        let mut i = 0;
+        // gcc's dialect alternatives `{att|intel}`: neverc speaks AT&T, the first.
+        let mut in_alt = false;
+        let mut skipping = false;
+        while i < t.len() {
+            let c = t[i];
+            i += 1;
+            match c {
+                '{' => {
+                    in_alt = true;
+                    continue;
+                }
+                '|' if in_alt => {
+                    skipping = true;
+                    continue;
+                }
+                '}' if in_alt => {
+                    in_alt = false;
+                    skipping = false;
+                    continue;
+                }
+                _ => {}
+            }
+            if skipping {
+                continue;
+            }
+            if c != '%' {
+                out.push(c);
+                continue;
+            }
+            let Some(&n) = t.get(i) else {
+                return Err(self.asm_err("invalid 'asm': '%' at the end of the template".into()));
+            };
+            match n {
+                '%' | '{' | '|' | '}' => {
+                    out.push(n);
+                    i += 1;
+                    continue;
+                }
+                '=' => {
+                    out.push_str(&(self.next_label & 0xFFFF_FFF).to_string());
+                    i += 1;
+                    continue;
+                }
+                _ => {}
+            }
+            let mut modifier = None;
+            if t[i].is_ascii_alphabetic() {
+                modifier = Some(t[i]);
+                i += 1;
+            }
+            let opnd = if t.get(i) == Some(&'[') {
+                let close = t[i..].iter().position(|&c| c == ']').map(|p| p + i);
+                let Some(close) = close else {
+                    return Err(self.asm_err("invalid 'asm': missing ']' after '%['".into()));
+                };
+                let name: String = t[i + 1..close].iter().collect();
+                i = close + 1;
+                a.operands[..a.visible]
+                    .iter()
+                    .position(|o| o.name.as_deref() == Some(name.as_str()))
+                    .ok_or_else(|| self.asm_err(format!("undefined named operand '{name}'")))?
+            } else if t.get(i).is_some_and(|c| c.is_ascii_digit()) {
+                let mut k = 0usize;
+                while let Some(d) = t.get(i).and_then(|c| c.to_digit(10)) {
+                    k = k * 10 + d as usize;
+                    i += 1;
+                }
+                if k >= a.visible {
+                    return Err(self.asm_err("invalid 'asm': operand number out of range".into()));
+                }
+                k
+            } else {
+                return Err(self.asm_err(format!(
+                    "invalid 'asm': operand number missing after %-letter{}",
+                    modifier.map(|m| format!(" '%{m}'")).unwrap_or_default()
+                )));
+            };
+            out.push_str(&self.asm_operand_text(&subs[opnd], modifier)?);
+        }
+        Ok(out)
+    }
+
+    fn asm_operand_text(&self, s: &Sub, modifier: Option<char>) -> Result<String, BackendError> {
+        let bad = |m: char| {
+            self.asm_err(format!(
+                "neverc cannot compile the asm operand modifier '%{m}' for this operand yet"
+            ))
+        };
+        Ok(match (s, modifier) {
+            (Sub::Reg { idx, size }, m) => {
+                let w = match m {
+                    None => size.suffix(),
+                    Some('k') => 'l',
+                    Some('q') => 'q',
+                    Some('w') => 'w',
+                    Some('b') => 'b',
+                    Some('a') => return Ok(format!("(%?{idx}q)")),
+                    Some(m) => return Err(bad(m)),
+                };
+                format!("%?{idx}{w}")
+            }
+            (Sub::Xmm { idx }, None | Some('x')) => format!("%?{idx}x"),
+            (Sub::Imm(v), None) => format!("${v}"),
+            (Sub::Imm(v), Some('c' | 'P' | 'a')) => v.to_string(),
+            (Sub::Imm(v), Some('n')) => v.wrapping_neg().to_string(),
+            (Sub::Mem(m), None) => m.clone(),
+            (_, Some(m)) => return Err(bad(m)),
+        })
+    }
+}
