@@ -1081,6 +1081,10 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             sink.put(&op.info().0);
             Ok(())
         }
+        Plain { op } => {
+            sink.put(op.info().0);
+            Ok(())
+        }
     }
 }
 

@@ -165,7 +165,7 @@ fn xmm_pairs() -> Vec<(Xmm, Xmm)> {
 const WIDE: [Size; 3] = [Size::S16, Size::S32, Size::S64];
 
 /// The number of `Inst` variants; `representatives` must list exactly one of each.
-pub const VARIANTS: usize = 45;
+pub const VARIANTS: usize = 46;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -333,6 +333,7 @@ pub fn representatives() -> Vec<Inst> {
             st: 1,
         },
         X87 { op: X87Op::Fchs },
+        Plain { op: PlainOp::Cpuid },
     ]
 }
 
@@ -908,6 +909,11 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
         X87 { .. } => {
             for op in X87Op::ALL {
                 out.push(X87 { op });
+            }
+        }
+        Plain { .. } => {
+            for op in PlainOp::ALL {
+                out.push(Plain { op });
             }
         }
     }

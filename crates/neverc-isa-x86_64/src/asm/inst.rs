@@ -731,10 +731,25 @@ pub enum X87Op {
     Fprem,
     /// `fnstsw %ax`: the status word to %ax (C3 C2 C0 for fprem/fcom loops)
     FnstswAx,
+    /// st(1) = atan2(st(1), st(0)), pop
+    Fpatan,
+    Fsin,
+    Fcos,
+    /// st(1) = st(1) * log2(st(0)), pop
+    Fyl2x,
+    /// st(0) = 2^st(0) - 1
+    F2xm1,
+    /// st(0) = st(0) * 2^trunc(st(1))
+    Fscale,
+    Fldpi,
+    Fldl2e,
+    Fldln2,
+    Fxam,
+    Ftst,
 }
 
 impl X87Op {
-    pub const ALL: [X87Op; 8] = [
+    pub const ALL: [X87Op; 19] = [
         X87Op::Fchs,
         X87Op::Fabs,
         X87Op::Fldz,
@@ -743,6 +758,17 @@ impl X87Op {
         X87Op::Frndint,
         X87Op::Fprem,
         X87Op::FnstswAx,
+        X87Op::Fpatan,
+        X87Op::Fsin,
+        X87Op::Fcos,
+        X87Op::Fyl2x,
+        X87Op::F2xm1,
+        X87Op::Fscale,
+        X87Op::Fldpi,
+        X87Op::Fldl2e,
+        X87Op::Fldln2,
+        X87Op::Fxam,
+        X87Op::Ftst,
     ];
     /// (bytes, AT&T text)
     pub fn info(self) -> ([u8; 2], &'static str) {
@@ -755,6 +781,73 @@ impl X87Op {
             X87Op::Frndint => ([0xD9, 0xFC], "frndint"),
             X87Op::Fprem => ([0xD9, 0xF8], "fprem"),
             X87Op::FnstswAx => ([0xDF, 0xE0], "fnstsw %ax"),
+            X87Op::Fpatan => ([0xD9, 0xF3], "fpatan"),
+            X87Op::Fsin => ([0xD9, 0xFE], "fsin"),
+            X87Op::Fcos => ([0xD9, 0xFF], "fcos"),
+            X87Op::Fyl2x => ([0xD9, 0xF1], "fyl2x"),
+            X87Op::F2xm1 => ([0xD9, 0xF0], "f2xm1"),
+            X87Op::Fscale => ([0xD9, 0xFD], "fscale"),
+            X87Op::Fldpi => ([0xD9, 0xEB], "fldpi"),
+            X87Op::Fldl2e => ([0xD9, 0xEA], "fldl2e"),
+            X87Op::Fldln2 => ([0xD9, 0xED], "fldln2"),
+            X87Op::Fxam => ([0xD9, 0xE5], "fxam"),
+            X87Op::Ftst => ([0xD9, 0xE4], "ftst"),
+        }
+    }
+}
+
+/// Instructions without operands that only inline asm uses (the `lock` prefix, written
+/// alone on its line as gas allows, among them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PlainOp {
+    Cpuid,
+    Rdtsc,
+    Rdtscp,
+    Pause,
+    Lfence,
+    Sfence,
+    Clc,
+    Stc,
+    Cld,
+    Std,
+    Int3,
+    Hlt,
+    /// The lock prefix (F0) before the next instruction.
+    Lock,
+}
+
+impl PlainOp {
+    pub const ALL: [PlainOp; 13] = [
+        PlainOp::Cpuid,
+        PlainOp::Rdtsc,
+        PlainOp::Rdtscp,
+        PlainOp::Pause,
+        PlainOp::Lfence,
+        PlainOp::Sfence,
+        PlainOp::Clc,
+        PlainOp::Stc,
+        PlainOp::Cld,
+        PlainOp::Std,
+        PlainOp::Int3,
+        PlainOp::Hlt,
+        PlainOp::Lock,
+    ];
+    /// (bytes, AT&T mnemonic)
+    pub fn info(self) -> (&'static [u8], &'static str) {
+        match self {
+            PlainOp::Cpuid => (&[0x0F, 0xA2], "cpuid"),
+            PlainOp::Rdtsc => (&[0x0F, 0x31], "rdtsc"),
+            PlainOp::Rdtscp => (&[0x0F, 0x01, 0xF9], "rdtscp"),
+            PlainOp::Pause => (&[0xF3, 0x90], "pause"),
+            PlainOp::Lfence => (&[0x0F, 0xAE, 0xE8], "lfence"),
+            PlainOp::Sfence => (&[0x0F, 0xAE, 0xF8], "sfence"),
+            PlainOp::Clc => (&[0xF8], "clc"),
+            PlainOp::Stc => (&[0xF9], "stc"),
+            PlainOp::Cld => (&[0xFC], "cld"),
+            PlainOp::Std => (&[0xFD], "std"),
+            PlainOp::Int3 => (&[0xCC], "int3"),
+            PlainOp::Hlt => (&[0xF4], "hlt"),
+            PlainOp::Lock => (&[0xF0], "lock"),
         }
     }
 }
@@ -989,6 +1082,10 @@ pub enum Inst {
     X87 {
         op: X87Op,
     },
+    /// An instruction without operands (see `PlainOp`).
+    Plain {
+        op: PlainOp,
+    },
 }
 
 /// The encoder could not represent an instruction (an internal error of the caller).
@@ -1129,7 +1226,8 @@ impl Inst {
             | Ud2
             | Nop
             | X87Reg { .. }
-            | X87 { .. } => {}
+            | X87 { .. }
+            | Plain { .. } => {}
         }
     }
 

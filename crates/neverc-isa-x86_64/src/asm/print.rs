@@ -313,5 +313,6 @@ pub fn print(
             }
         }
         X87 { op } => op.info().1.to_string(),
+        Plain { op } => op.info().1.to_string(),
     }
 }
