@@ -14,7 +14,7 @@ use neverc_front::source::Loc;
 use neverc_ir::*;
 
 /// Constraint letters that name a register (or a register class).
-const REG_LETTERS: &str = "rqQRlabcdSDxyYgt";
+const REG_LETTERS: &str = "rqQRlabcdSDxyYgtuf";
 /// Letters that allow an immediate.
 const IMM_LETTERS: &str = "inIJKLMNOeEFGHsXZ";
 /// Letters that allow memory.
@@ -223,7 +223,8 @@ impl<'a> Gen<'a> {
         let ty = self.expr_type(e);
         match self.ir_type(ty) {
             Some(t @ (Type::I8 | Type::I16 | Type::I32 | Type::I64 | Type::Ptr)) => Some(t),
-            Some(t @ (Type::F32 | Type::F64)) => Some(t),
+            // long double only for the x87 stack constraints (the back end checks).
+            Some(t @ (Type::F32 | Type::F64 | Type::F80)) => Some(t),
             Some(t) => {
                 self.refuse(loc, format!("an asm register operand of type {}", t.name()));
                 None

@@ -13,13 +13,8 @@ use crate::asm::att;
 #[derive(Clone, Debug)]
 enum Sub {
     /// Regalloc operand `idx`: a GPR whose default width is `size`, or an XMM.
-    Reg {
-        idx: usize,
-        size: Size,
-    },
-    Xmm {
-        idx: usize,
-    },
+    Reg { idx: usize, size: Size },
+    Xmm { idx: usize },
     Imm(i64),
     /// A memory operand already in AT&T text.
     Mem(String),
@@ -28,6 +23,34 @@ enum Sub {
 const FIXED: [(char, u8); 6] = [('a', 0), ('b', 3), ('c', 1), ('d', 2), ('S', 6), ('D', 7)];
 const ANY_GPR: &str = "rqQRlg";
 const IMM: &str = "inIJKLMNeZEFGHsX";
+
+/// The x87 stack depth a constraint names: `t` is st(0), `u` st(1).
+fn x87_depth(letters: &str) -> Option<u8> {
+    if letters.contains('t') {
+        Some(0)
+    } else if letters.contains('u') {
+        Some(1)
+    } else {
+        None
+    }
+}
+
+fn st_text(depth: u8) -> String {
+    if depth == 0 {
+        "%st".into()
+    } else {
+        format!("%st({depth})")
+    }
+}
+
+/// x87 stack operands of one asm: inputs pushed before it, outputs popped after it.
+#[derive(Default)]
+struct X87Plan {
+    /// (depth, instructions pushing the value, popped or replaced by the asm)
+    inputs: Vec<(u8, Vec<Inst>, bool)>,
+    /// (depth, instructions popping st(0) into the output)
+    outputs: Vec<(u8, Vec<Inst>)>,
+}
 
 /// The register an operand's letters ask for.
 enum RegKind {
@@ -85,7 +108,7 @@ impl<'a> Lower<'a> {
             let known = ANY_GPR.contains(c)
                 || IMM.contains(c)
                 || FIXED.iter().any(|f| f.0 == c)
-                || matches!(c, 'x' | 'm' | 'o' | 'V' | '<' | '>')
+                || matches!(c, 'x' | 't' | 'u' | 'm' | 'o' | 'V' | '<' | '>')
                 || c.is_ascii_digit();
             if !known {
                 return Err(self.asm_err(format!(
@@ -103,15 +126,27 @@ impl<'a> Lower<'a> {
         let mut tied: HashMap<usize, usize> = HashMap::new();
         let mut used_vregs: Vec<VReg> = Vec::new();
         let mut fixed_defs = PRegSet::empty();
+        let mut x87 = X87Plan::default();
         // Inputs first (a reuse def names its input's operand index).
         for (j, o) in a.operands.iter().enumerate() {
             self.check_letters(&o.constraint)?;
             match o.role {
                 ir::AsmRole::Input(v) => {
                     let ty = self.ty(v);
+                    if let Some(depth) = x87_depth(&o.constraint) {
+                        let push = self.x87_push(&mut b, v, &mut used_vregs)?;
+                        x87.inputs.push((depth, push, false));
+                        subs[j] = Some(Sub::Mem(st_text(depth)));
+                        continue;
+                    }
+                    if ty == Type::F80 && o.constraint.parse::<usize>().is_err() {
+                        return Err(self.asm_err(format!(
+                            "neverc cannot compile a long double asm operand in constraint '{}' yet",
+                            o.constraint
+                        )));
+                    }
                     if let Ok(k) = o.constraint.parse::<usize>() {
-                        if k >= a.visible
-                            || !matches!(a.operands[k].role, ir::AsmRole::Output { .. })
+                        if k >= a.visible || !matches!(a.operands[k].role, ir::AsmRole::Output { .. })
                         {
                             return Err(self.asm_err(format!(
                                 "asm operand {j} is tied to operand {k}, which is not a register output"
@@ -126,15 +161,15 @@ impl<'a> Lower<'a> {
                     }
                     let allows_imm = o.constraint.chars().any(|c| IMM.contains(c) || c == 'g');
                     if allows_imm {
-                        if let Some(c) = self.const_of(v).filter(|&c| {
-                            fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')
-                        }) {
+                        if let Some(c) = self.const_of(v).filter(|&c| fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')) {
                             subs[j] = Some(Sub::Imm(c));
                             continue;
                         }
                     }
                     let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
-                        if allows_imm && matches!(self.def_of(v), Some(Op::SymAddr { .. })) {
+                        if allows_imm
+                            && matches!(self.def_of(v), Some(Op::SymAddr { .. }))
+                        {
                             return Err(self.asm_err(
                                 "neverc cannot compile a symbol address as an asm 'i' operand yet"
                                     .into(),
@@ -174,6 +209,26 @@ impl<'a> Lower<'a> {
             let res = a.results[ri];
             ri += 1;
             let ty = self.ty(res);
+            if let Some(depth) = x87_depth(&o.constraint) {
+                if let Some(&ti) = tied.get(&j) {
+                    let ir::AsmRole::Input(v) = a.operands[ti].role else {
+                        unreachable!()
+                    };
+                    let push = self.x87_push(&mut b, v, &mut used_vregs)?;
+                    x87.inputs.push((depth, push, true));
+                    subs[ti] = Some(Sub::Mem(st_text(depth)));
+                }
+                let pop = self.x87_pop(&mut b, res)?;
+                x87.outputs.push((depth, pop));
+                subs[j] = Some(Sub::Mem(st_text(depth)));
+                continue;
+            }
+            if ty == Type::F80 {
+                return Err(self.asm_err(format!(
+                    "neverc cannot compile a long double asm operand in constraint '{}' yet",
+                    o.constraint
+                )));
+            }
             let d = self.vreg(res)?;
             let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
                 return Err(self.asm_err("impossible constraint in 'asm'".into()));
@@ -226,10 +281,20 @@ impl<'a> Lower<'a> {
         let mut clobbers = PRegSet::empty();
         for c in &a.clobbers {
             let c = c.trim();
-            if matches!(
-                c,
-                "memory" | "cc" | "flags" | "dirflag" | "fpsr" | "fpcr" | "st"
-            ) || c.starts_with("st(")
+            // An x87 input the asm pops is listed as clobbered.
+            let st = match c {
+                "st" | "st(0)" => Some(0),
+                "st(1)" => Some(1),
+                _ => None,
+            };
+            if let Some(d) = st {
+                for inp in x87.inputs.iter_mut().filter(|i| i.0 == d) {
+                    inp.2 = true;
+                }
+                continue;
+            }
+            if matches!(c, "memory" | "cc" | "flags" | "dirflag" | "fpsr" | "fpcr")
+                || c.starts_with("st(")
             {
                 continue;
             }
@@ -251,12 +316,7 @@ impl<'a> Lower<'a> {
                 // instruction.
                 continue;
             }
-            if self
-                .f
-                .plan
-                .callee_saved
-                .iter()
-                .any(|&r| dwarf_to_preg(r) == Some(p))
+            if self.f.plan.callee_saved.iter().any(|&r| dwarf_to_preg(r) == Some(p))
                 && !self.asm_saved.contains(&p)
             {
                 self.asm_saved.push(p);
@@ -278,14 +338,102 @@ impl<'a> Lower<'a> {
         })
         .map_err(|e| self.asm_err(e.0))?;
         self.next_label = next;
+        // x87 inputs, the deepest first; then the asm; then the outputs from the top and
+        // whatever inputs it left on the stack.
+        x87.inputs.sort_by_key(|i| std::cmp::Reverse(i.0));
+        x87.outputs.sort_by_key(|o| o.0);
+        let depths_ok = x87.inputs.windows(2).all(|w| w[0].0 != w[1].0)
+            && x87.outputs.windows(2).all(|w| w[0].0 != w[1].0)
+            && x87.inputs.iter().all(|i| usize::from(i.0) < x87.inputs.len())
+            && x87.outputs.iter().all(|o| usize::from(o.0) < x87.outputs.len());
+        let left: Vec<u8> = x87.inputs.iter().filter(|i| !i.2).map(|i| i.0).collect();
+        if !depths_ok || left.iter().any(|d| x87.outputs.iter().any(|o| o.0 == *d)) {
+            return Err(self.asm_err(
+                "neverc cannot compile these x87 stack operands of an asm statement yet".into(),
+            ));
+        }
+        for (_, push, _) in std::mem::take(&mut x87.inputs) {
+            push.into_iter().for_each(|i| b.i(i));
+        }
         for i in insts {
             b.i(i);
+        }
+        for (_, pop) in std::mem::take(&mut x87.outputs) {
+            pop.into_iter().for_each(|i| b.i(i));
+        }
+        for _ in left {
+            b.i(Inst::X87Reg {
+                op: X87RegOp::Fstp,
+                st: 0,
+            });
         }
         let mut vi = b.vinst();
         vi.clobbers = clobbers;
         vi.inline_asm = true;
         self.push(vi);
         Ok(())
+    }
+
+    /// Instructions pushing `v` on the x87 stack (from its home, or through a scratch slot
+    /// from its XMM register).
+    fn x87_push(
+        &mut self,
+        b: &mut B,
+        v: Value,
+        used: &mut Vec<VReg>,
+    ) -> Result<Vec<Inst>, BackendError> {
+        let ty = self.ty(v);
+        if ty == Type::F80 {
+            let mem = self.f80_home(v);
+            return Ok(vec![Inst::X87Mem {
+                op: X87MemOp::Fldt,
+                mem,
+            }]);
+        }
+        let (mov, ld) = match ty {
+            Type::F64 => (XmmMovOp::Movsd, X87MemOp::Fldl),
+            Type::F32 => (XmmMovOp::Movss, X87MemOp::Flds),
+            _ => return Err(self.asm_err("impossible constraint in 'asm'".into())),
+        };
+        let r = self.asm_input_vreg(v, used)?;
+        let x = b.use_x(r);
+        let slot = Mem::base(Gpr::RBP, self.frame_slot(8, 8));
+        Ok(vec![
+            Inst::XmmMov {
+                op: mov,
+                src: XmmMem::Xmm(x),
+                dst: XmmMem::Mem(slot),
+            },
+            Inst::X87Mem { op: ld, mem: slot },
+        ])
+    }
+
+    /// Instructions popping st(0) into the result `r`.
+    fn x87_pop(&mut self, b: &mut B, r: Value) -> Result<Vec<Inst>, BackendError> {
+        let ty = self.ty(r);
+        if ty == Type::F80 {
+            let mem = self.f80_home(r);
+            return Ok(vec![Inst::X87Mem {
+                op: X87MemOp::Fstpt,
+                mem,
+            }]);
+        }
+        let (mov, st) = match ty {
+            Type::F64 => (XmmMovOp::Movsd, X87MemOp::Fstpl),
+            Type::F32 => (XmmMovOp::Movss, X87MemOp::Fstps),
+            _ => return Err(self.asm_err("impossible constraint in 'asm'".into())),
+        };
+        let d = self.vreg(r)?;
+        let x = b.def_x(d);
+        let slot = Mem::base(Gpr::RBP, self.frame_slot(8, 8));
+        Ok(vec![
+            Inst::X87Mem { op: st, mem: slot },
+            Inst::XmmMov {
+                op: mov,
+                src: XmmMem::Mem(slot),
+                dst: XmmMem::Xmm(x),
+            },
+        ])
     }
 
     fn fixed_preg(&self, letters: &str) -> Option<PReg> {
@@ -410,7 +558,9 @@ impl<'a> Lower<'a> {
                 a.operands[..a.visible]
                     .iter()
                     .position(|o| o.name.as_deref() == Some(name.as_str()))
-                    .ok_or_else(|| self.asm_err(format!("undefined named operand '{name}'")))?
+                    .ok_or_else(|| {
+                        self.asm_err(format!("undefined named operand '{name}'"))
+                    })?
             } else if t.get(i).is_some_and(|c| c.is_ascii_digit()) {
                 let mut k = 0usize;
                 while let Some(d) = t.get(i).and_then(|c| c.to_digit(10)) {
