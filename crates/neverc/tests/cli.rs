@@ -406,3 +406,155 @@ fn frame_pointer_by_default_and_omitted_on_request() {
     assert_eq!(h[..2], ["pushq %rbp", ".cfi_def_cfa_offset 16"]);
     assert_eq!(h[h.len() - 3..], ["leave", ".cfi_def_cfa 7, 8", "ret"]);
 }
+
+/// Runs `tool` when present; false when it is missing.
+fn have_tool(tool: &str) -> bool {
+    std::process::Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[test]
+fn inline_asm_is_assembled_by_neverc() {
+    let d = temp_dir("asm");
+    std::fs::write(
+        d.join("a.c"),
+        "int add(int x, int y) { asm(\"addl %1, %0\" : \"+a\"(x) : \"d\"(y)); return x; }\n\
+         long lk(long *p) { long v = 1; asm volatile(\"lock; addq %1, %0\" : \"+m\"(*p) : \"r\"(v) : \"memory\"); return v; }\n",
+    )
+    .unwrap();
+    for opt in ["-O0", "-O1"] {
+        let o = neverc_in(Some(&d), &[opt, "-S", "a.c", "-o", "-"], None);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+        assert!(
+            o.stdout.contains("#APP\n\taddl %edx, %eax\n#NO_APP\n"),
+            "{opt}:\n{}",
+            o.stdout
+        );
+        assert!(
+            o.stdout.contains("#APP\n\tlock\n\taddq "),
+            "{opt}:\n{}",
+            o.stdout
+        );
+    }
+}
+
+/// `-S` then `as` gives the bytes of `-c` for the inline-asm execution tests.
+#[test]
+fn inline_asm_s_round_trip() {
+    if !have_tool("as") || !have_tool("objcopy") {
+        eprintln!("skipped: as or objcopy missing");
+        return;
+    }
+    let d = temp_dir("asm-rt");
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/exec/asm");
+    let mut files: Vec<_> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "c"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 6);
+    let text = |obj: &PathBuf, out: &PathBuf| {
+        let st = Command::new("objcopy")
+            .args(["-O", "binary", "-j", ".text"])
+            .arg(obj)
+            .arg(out)
+            .status()
+            .unwrap();
+        assert!(st.success());
+        std::fs::read(out).unwrap()
+    };
+    for f in &files {
+        for opt in ["-O0", "-O1"] {
+            let src = f.to_str().unwrap();
+            let o = neverc_in(Some(&d), &[opt, "-w", "-c", src, "-o", "c.o"], None);
+            assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{src}");
+            let o = neverc_in(Some(&d), &[opt, "-w", "-S", src, "-o", "s.s"], None);
+            assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{src}");
+            let st = Command::new("as")
+                .current_dir(&d)
+                .args(["s.s", "-o", "s.o"])
+                .status()
+                .unwrap();
+            assert!(st.success(), "{src} {opt}: as rejected the -S text");
+            assert!(
+                text(&d.join("c.o"), &d.join("c.bin")) == text(&d.join("s.o"), &d.join("s.bin")),
+                "{src} {opt}: -c and -S then as differ"
+            );
+        }
+    }
+}
+
+#[test]
+fn inline_asm_refusals_are_exact() {
+    let d = temp_dir("asm-refuse");
+    let cases: &[(&str, &str)] = &[
+        (
+            "int f(int x) { asm(\"frobq %0\" : \"+r\"(x)); return x; }\n",
+            "t.c: error: neverc cannot assemble 'frobq' in inline asm yet (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\".byte 0x90\"); return x; }\n",
+            "t.c: error: neverc cannot assemble the directive '.byte' in inline asm yet (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"addl %0, (%0)\" : \"+r\"(x)); return x; }\n",
+            "t.c: error: neverc cannot assemble '(%k0)' in inline asm yet (function f)\n",
+        ),
+        (
+            "int f(long x) { int r; asm(\"movl %1, %0\" : \"=r\"(r) : \"r\"(x)); return r; }\n",
+            "t.c: error: neverc cannot assemble 'movl %q1, %k0' in inline asm yet (no form of 'movl' takes these operands) (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"movl %1, %0\" : \"=r\"(x) : \"i\"(x)); return x; }\n",
+            "t.c: error: impossible constraint in 'asm' (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"addl %2, %0\" : \"+r\"(x)); return x; }\n",
+            "t.c: error: invalid 'asm': operand number out of range (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"\" : \"+r\"(x) : : \"xyz\"); return x; }\n",
+            "t.c: error: unknown register name 'xyz' in 'asm' (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"nop\" : \"+y\"(x)); return x; }\n",
+            "t.c: error: neverc cannot compile the asm constraint 'y' yet (function f)\n",
+        ),
+        (
+            "int f(int x) { asm(\"%h0\" : \"+r\"(x)); return x; }\n",
+            "t.c: error: neverc cannot compile the asm operand modifier '%h' for this operand yet (function f)\n",
+        ),
+        (
+            "int f(int x) { asm goto(\"jmp %l0\" : : : : out); return x; out: return 0; }\n",
+            "t.c:1:16: error: neverc cannot compile asm goto yet (function 'f')\n",
+        ),
+        (
+            "int f(int x) { asm(\"\" : \"=r\"(1)); return x; }\n",
+            "t.c: In function 'f':\nt.c:1:16: error: lvalue required in 'asm' statement\n",
+        ),
+        (
+            "int f(int x) { asm(\"\" : : \"m\"(5)); return x; }\n",
+            "t.c: In function 'f':\nt.c:1:16: error: memory input 0 is not directly addressable\n",
+        ),
+        (
+            "int f(int x) { asm(\"\" : \"+r\"(x) : \"r\"(1), \"r\"(2), \"r\"(3), \"r\"(4), \"r\"(5), \"r\"(6), \"r\"(7), \"r\"(8), \"r\"(9), \"r\"(10), \"r\"(11), \"r\"(12), \"r\"(13), \"r\"(14), \"r\"(15), \"r\"(16), \"r\"(17), \"r\"(18), \"r\"(19), \"r\"(20), \"r\"(21), \"r\"(22), \"r\"(23), \"r\"(24), \"r\"(25), \"r\"(26), \"r\"(27), \"r\"(28), \"r\"(29), \"r\"(30)); return x; }\n",
+            "t.c: In function 'f':\nt.c:1:16: error: more than 30 operands in 'asm'\n",
+        ),
+    ];
+    for (src, want) in cases {
+        std::fs::write(d.join("t.c"), src).unwrap();
+        let o = neverc_in(Some(&d), &["-c", "t.c", "-o", "t.o"], None);
+        let first: String = o
+            .stderr
+            .lines()
+            .take(want.lines().count())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!((o.code, first.as_str()), (1, *want), "{src}");
+    }
+}

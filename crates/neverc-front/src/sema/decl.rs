@@ -2022,6 +2022,9 @@ impl<'a> Sema<'a> {
                 }
                 // gcc's checks: outputs are lvalues, memory-only inputs are addressable.
                 let len = self.tok_len_at(st.loc);
+                if a.outputs.len() + a.inputs.len() > 30 {
+                    self.error(st.loc, len, "more than 30 operands in 'asm'");
+                }
                 if a.outputs.iter().any(|op| !self.is_lvalue(op.expr)) {
                     self.error(st.loc, len, "lvalue required in 'asm' statement");
                 }

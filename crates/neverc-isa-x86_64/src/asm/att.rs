@@ -424,13 +424,19 @@ impl Parser<'_> {
         if prefix == Some("lock") && split_suffix(mn, &["cmpxchg", "xadd"]).is_none() {
             let inst = self.instruction(None, mn, &ops);
             let lockable = match inst {
-                Some(Inst::Alu { op, dst: Rm::Mem(_), .. }) => op != AluOp::Cmp,
+                Some(Inst::Alu {
+                    op,
+                    dst: Rm::Mem(_),
+                    ..
+                }) => op != AluOp::Cmp,
                 Some(Inst::Unary {
                     op: UnOp::Not | UnOp::Neg | UnOp::Inc | UnOp::Dec,
                     dst: Rm::Mem(_),
                     ..
                 }) => true,
-                Some(Inst::Xchg { dst: Rm::Mem(_), .. }) => true,
+                Some(Inst::Xchg {
+                    dst: Rm::Mem(_), ..
+                }) => true,
                 _ => false,
             };
             if !lockable {
@@ -1016,7 +1022,11 @@ mod tests {
     fn hex(text: &str) -> String {
         let insts = parse_plain(text).unwrap_or_else(|e| panic!("{text}: {}", e.0));
         let a = assemble(&insts).unwrap();
-        a.bytes.iter().map(|b| format!("{b:02x}")).collect::<Vec<_>>().join(" ")
+        a.bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 
     fn refs_symbol_or_label(i: &Inst) -> bool {
@@ -1067,7 +1077,12 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 3000, "only {checked} forms");
-        assert!(failures.is_empty(), "{} of {checked}:\n{}", failures.len(), failures.join("\n"));
+        assert!(
+            failures.is_empty(),
+            "{} of {checked}:\n{}",
+            failures.len(),
+            failures.join("\n")
+        );
     }
 
     #[test]
@@ -1103,12 +1118,18 @@ mod tests {
         assert_eq!(hex("rep movsb"), "f3 a4");
         assert_eq!(hex("rep; stosb"), "f3 aa");
         assert_eq!(hex("cpuid ; rdtsc # comment"), "0f a2 0f 31");
-        assert_eq!(hex("pause\n lfence\n sfence\n mfence"), "f3 90 0f ae e8 0f ae f8 0f ae f0");
+        assert_eq!(
+            hex("pause\n lfence\n sfence\n mfence"),
+            "f3 90 0f ae e8 0f ae f8 0f ae f0"
+        );
         assert_eq!(hex("fpatan\n\tfsqrt"), "d9 f3 d9 fa");
         // Local labels: backward and forward, short jumps.
         assert_eq!(hex("1: decl %eax\n jnz 1b"), "ff c8 75 fc");
         assert_eq!(hex("jmp 1f\n nop\n1:"), "eb 01 90");
-        assert_eq!(hex("loop: incl %ecx; cmpl $3, %ecx; jne loop"), "ff c1 83 f9 03 75 f9");
+        assert_eq!(
+            hex("loop: incl %ecx; cmpl $3, %ecx; jne loop"),
+            "ff c1 83 f9 03 75 f9"
+        );
     }
 
     #[test]
@@ -1140,7 +1161,10 @@ mod tests {
 
     #[test]
     fn refusals_name_what_they_refuse() {
-        assert_eq!(err("xyz %eax"), "neverc cannot assemble 'xyz' in inline asm yet");
+        assert_eq!(
+            err("xyz %eax"),
+            "neverc cannot assemble 'xyz' in inline asm yet"
+        );
         assert_eq!(
             err(".byte 0x90"),
             "neverc cannot assemble the directive '.byte' in inline asm yet"
@@ -1165,9 +1189,21 @@ mod tests {
             err("lock; addl %eax, %ebx"),
             "neverc cannot assemble 'lock addl %eax, %ebx' in inline asm yet"
         );
-        assert_eq!(err("movl $sym, %eax"), "neverc cannot assemble '$sym' in inline asm yet");
-        assert_eq!(err("jne 2b"), "inline asm refers to label '2b', which is not defined before it");
-        assert_eq!(err("jne 2f"), "inline asm refers to label '2f', which it does not define");
-        assert_eq!(err("movl (%eax), %ebx"), "neverc cannot assemble '(%eax)' in inline asm yet");
+        assert_eq!(
+            err("movl $sym, %eax"),
+            "neverc cannot assemble '$sym' in inline asm yet"
+        );
+        assert_eq!(
+            err("jne 2b"),
+            "inline asm refers to label '2b', which is not defined before it"
+        );
+        assert_eq!(
+            err("jne 2f"),
+            "inline asm refers to label '2f', which it does not define"
+        );
+        assert_eq!(
+            err("movl (%eax), %ebx"),
+            "neverc cannot assemble '(%eax)' in inline asm yet"
+        );
     }
 }

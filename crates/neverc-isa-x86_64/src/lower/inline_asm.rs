@@ -13,8 +13,13 @@ use crate::asm::att;
 #[derive(Clone, Debug)]
 enum Sub {
     /// Regalloc operand `idx`: a GPR whose default width is `size`, or an XMM.
-    Reg { idx: usize, size: Size },
-    Xmm { idx: usize },
+    Reg {
+        idx: usize,
+        size: Size,
+    },
+    Xmm {
+        idx: usize,
+    },
     Imm(i64),
     /// A memory operand already in AT&T text.
     Mem(String),
@@ -50,6 +55,38 @@ struct X87Plan {
     inputs: Vec<(u8, Vec<Inst>, bool)>,
     /// (depth, instructions popping st(0) into the output)
     outputs: Vec<(u8, Vec<Inst>)>,
+}
+
+/// A message with the placeholder registers (`%?3l`) spelled as the template could have
+/// named them (`%k1`).
+fn user_spelling(msg: &str, operand_of: &HashMap<usize, usize>) -> String {
+    let mut out = String::new();
+    let mut rest = msg;
+    while let Some(p) = rest.find("%?") {
+        out.push_str(&rest[..p]);
+        let tail = &rest[p + 2..];
+        let digits = tail.bytes().take_while(|b| b.is_ascii_digit()).count();
+        let w = tail[digits..].chars().next();
+        match (tail[..digits].parse::<usize>().ok(), w) {
+            (Some(idx), Some(w)) if operand_of.contains_key(&idx) => {
+                let m = match w {
+                    'b' => "b",
+                    'w' => "w",
+                    'l' => "k",
+                    'q' => "q",
+                    _ => "",
+                };
+                out.push_str(&format!("%{m}{}", operand_of[&idx]));
+                rest = &tail[digits + 1..];
+            }
+            _ => {
+                out.push_str("%?");
+                rest = tail;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 /// The register an operand's letters ask for.
@@ -146,7 +183,8 @@ impl<'a> Lower<'a> {
                         )));
                     }
                     if let Ok(k) = o.constraint.parse::<usize>() {
-                        if k >= a.visible || !matches!(a.operands[k].role, ir::AsmRole::Output { .. })
+                        if k >= a.visible
+                            || !matches!(a.operands[k].role, ir::AsmRole::Output { .. })
                         {
                             return Err(self.asm_err(format!(
                                 "asm operand {j} is tied to operand {k}, which is not a register output"
@@ -161,15 +199,15 @@ impl<'a> Lower<'a> {
                     }
                     let allows_imm = o.constraint.chars().any(|c| IMM.contains(c) || c == 'g');
                     if allows_imm {
-                        if let Some(c) = self.const_of(v).filter(|&c| fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')) {
+                        if let Some(c) = self.const_of(v).filter(|&c| {
+                            fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')
+                        }) {
                             subs[j] = Some(Sub::Imm(c));
                             continue;
                         }
                     }
                     let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
-                        if allows_imm
-                            && matches!(self.def_of(v), Some(Op::SymAddr { .. }))
-                        {
+                        if allows_imm && matches!(self.def_of(v), Some(Op::SymAddr { .. })) {
                             return Err(self.asm_err(
                                 "neverc cannot compile a symbol address as an asm 'i' operand yet"
                                     .into(),
@@ -316,7 +354,12 @@ impl<'a> Lower<'a> {
                 // instruction.
                 continue;
             }
-            if self.f.plan.callee_saved.iter().any(|&r| dwarf_to_preg(r) == Some(p))
+            if self
+                .f
+                .plan
+                .callee_saved
+                .iter()
+                .any(|&r| dwarf_to_preg(r) == Some(p))
                 && !self.asm_saved.contains(&p)
             {
                 self.asm_saved.push(p);
@@ -326,6 +369,25 @@ impl<'a> Lower<'a> {
             }
         }
         let subs: Vec<Sub> = subs.into_iter().map(|s| s.unwrap()).collect();
+        // For messages: which asm operand each placeholder register stands for.
+        let mut operand_of: HashMap<usize, usize> = HashMap::new();
+        for (j, s) in subs.iter().enumerate().take(a.visible) {
+            match s {
+                Sub::Reg { idx, .. } | Sub::Xmm { idx } => {
+                    operand_of.insert(*idx, j);
+                }
+                Sub::Mem(m) => {
+                    if let Some(idx) = m
+                        .strip_prefix("(%?")
+                        .and_then(|r| r.strip_suffix("q)"))
+                        .and_then(|r| r.parse().ok())
+                    {
+                        operand_of.insert(idx, j);
+                    }
+                }
+                Sub::Imm(_) => {}
+            }
+        }
         let text = if a.basic {
             a.template.clone()
         } else {
@@ -336,7 +398,7 @@ impl<'a> Lower<'a> {
             next += 1;
             Label(next)
         })
-        .map_err(|e| self.asm_err(e.0))?;
+        .map_err(|e| self.asm_err(user_spelling(&e.0, &operand_of)))?;
         self.next_label = next;
         // x87 inputs, the deepest first; then the asm; then the outputs from the top and
         // whatever inputs it left on the stack.
@@ -344,8 +406,14 @@ impl<'a> Lower<'a> {
         x87.outputs.sort_by_key(|o| o.0);
         let depths_ok = x87.inputs.windows(2).all(|w| w[0].0 != w[1].0)
             && x87.outputs.windows(2).all(|w| w[0].0 != w[1].0)
-            && x87.inputs.iter().all(|i| usize::from(i.0) < x87.inputs.len())
-            && x87.outputs.iter().all(|o| usize::from(o.0) < x87.outputs.len());
+            && x87
+                .inputs
+                .iter()
+                .all(|i| usize::from(i.0) < x87.inputs.len())
+            && x87
+                .outputs
+                .iter()
+                .all(|o| usize::from(o.0) < x87.outputs.len());
         let left: Vec<u8> = x87.inputs.iter().filter(|i| !i.2).map(|i| i.0).collect();
         if !depths_ok || left.iter().any(|d| x87.outputs.iter().any(|o| o.0 == *d)) {
             return Err(self.asm_err(
@@ -558,9 +626,7 @@ impl<'a> Lower<'a> {
                 a.operands[..a.visible]
                     .iter()
                     .position(|o| o.name.as_deref() == Some(name.as_str()))
-                    .ok_or_else(|| {
-                        self.asm_err(format!("undefined named operand '{name}'"))
-                    })?
+                    .ok_or_else(|| self.asm_err(format!("undefined named operand '{name}'")))?
             } else if t.get(i).is_some_and(|c| c.is_ascii_digit()) {
                 let mut k = 0usize;
                 while let Some(d) = t.get(i).and_then(|c| c.to_digit(10)) {
