@@ -526,7 +526,7 @@ fn inline_asm_refusals_are_exact() {
             "t.c: error: neverc cannot compile the asm constraint 'y' yet (function f)\n",
         ),
         (
-            "int f(int x) { asm(\"%h0\" : \"+r\"(x)); return x; }\n",
+            "int f(int x) { asm(\"movb %h0, %%al\" : \"+S\"(x)); return x; }\n",
             "t.c: error: neverc cannot compile the asm operand modifier '%h' for this operand yet (function f)\n",
         ),
         (

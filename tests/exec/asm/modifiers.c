@@ -1,5 +1,5 @@
-/* Operand modifiers: %k (32-bit), %q (64-bit), %w (16-bit), %b (low byte), %c (bare
-   constant), %% and %=, and registers sized by the operand's type. */
+/* Operand modifiers: %k (32-bit), %q (64-bit), %w (16-bit), %b (low byte), %h (high
+   byte), %c (bare constant), %% and %=, and registers sized by the operand's type. */
 #include <stdio.h>
 
 static int low32(long v) {
@@ -39,6 +39,17 @@ static int count(int n) {
     return c;
 }
 
+static unsigned char high_byte(unsigned v) {
+    unsigned char r;
+    asm("movb %h1, %0" : "=Q"(r) : "Q"(v));
+    return r;
+}
+
+static unsigned swap_bytes16(unsigned v) {
+    asm("xchgb %b0, %h0" : "+Q"(v));
+    return v;
+}
+
 static short add16(short a, short b) {
     asm("addw %1, %0" : "+r"(a) : "r"(b));
     return a;
@@ -58,5 +69,6 @@ int main(void) {
     printf("c %ld\n", disp(arr));
     printf("labels %d %d\n", count(0), count(17));
     printf("add16 %d add8 %d\n", add16(30000, 5000), add8(100, 100));
+    printf("h %02x %08x\n", high_byte(0x12345678u), swap_bytes16(0xaabbccddu));
     return 0;
 }

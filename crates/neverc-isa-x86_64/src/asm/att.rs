@@ -56,6 +56,10 @@ fn gpr_by_name(n: &str) -> Option<(Gpr, Size)> {
         "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "r8b", "r9b", "r10b", "r11b", "r12b",
         "r13b", "r14b", "r15b",
     ];
+    // The legacy high bytes: encoded as 4..7 without REX (see `Gpr::AH`).
+    if let Some(i) = ["ah", "ch", "dh", "bh"].iter().position(|&x| x == n) {
+        return Some((Gpr(Gpr::AH.0 + i as u8), Size::S8));
+    }
     for (tab, size) in [
         (N64, Size::S64),
         (N32, Size::S32),
@@ -1205,5 +1209,44 @@ mod tests {
             err("movl (%eax), %ebx"),
             "neverc cannot assemble '(%eax)' in inline asm yet"
         );
+    }
+}
+
+#[cfg(test)]
+mod high_byte_tests {
+    use super::*;
+    use crate::asm::{encode, Sink};
+
+    fn hex(text: &str) -> Result<String, String> {
+        let mut n = 0;
+        let insts = parse(text, &mut || {
+            n += 1;
+            Label(n)
+        })
+        .map_err(|e| e.0)?;
+        let mut s = Sink::default();
+        for i in &insts {
+            encode(i, &mut s).map_err(|e| e.message)?;
+        }
+        Ok(s.bytes
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect::<Vec<_>>()
+            .join(" "))
+    }
+
+    #[test]
+    fn high_byte_registers_encode_without_rex() {
+        assert_eq!(hex("movb %ah, %al").unwrap(), "88 e0");
+        assert_eq!(hex("movzbl %bh, %ecx").unwrap(), "0f b6 cf");
+        assert_eq!(hex("movb $5, %dh").unwrap(), "b6 05");
+        assert_eq!(hex("xorb %ch, %ah").unwrap(), "30 ec");
+        // REX (sil, r8b, r9) cannot go with them: an error, never %spl.
+        assert!(hex("movb %ah, %sil")
+            .unwrap_err()
+            .contains("needs a REX prefix"));
+        assert!(hex("movb %ah, (%r9)")
+            .unwrap_err()
+            .contains("needs a REX prefix"));
     }
 }

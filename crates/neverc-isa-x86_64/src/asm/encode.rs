@@ -139,7 +139,19 @@ fn got_relaxable(op: &[u8], reg: u8) -> bool {
     o == 0x8B || o == 0x85 || (o | 0x38) == 0x3B || (o == 0xFF && (reg == 2 || reg == 4))
 }
 
-fn emit(inst: &Inst, sink: &mut Sink, p: Parts) -> Result<(), EncodeError> {
+fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
+    // %ah %ch %dh %bh (0x14..=0x17): their encoding 4..7, and no REX prefix allowed.
+    let mut high = false;
+    if (0x14..=0x17).contains(&p.reg) {
+        p.reg &= 7;
+        high = true;
+    }
+    if let RmArg::Reg(r) | RmArg::OpReg(r) = &mut p.rm {
+        if (0x14..=0x17).contains(r) {
+            *r &= 7;
+            high = true;
+        }
+    }
     // Prefixes in gas's order: segment, operand size, F2/F3, lock, REX.
     let mut rex = 0u8;
     if p.w {
@@ -197,6 +209,12 @@ fn emit(inst: &Inst, sink: &mut Sink, p: Parts) -> Result<(), EncodeError> {
         sink.put(&[0xF0]);
     }
     let has_rex = rex != 0 || p.rex_force;
+    if high && has_rex {
+        return Err(err(
+            inst,
+            "a high-byte register in an instruction that needs a REX prefix",
+        ));
+    }
     if has_rex {
         sink.put(&[0x40 | rex]);
     }

@@ -354,6 +354,55 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
             });
         }
         Mov { .. } => {
+            // The legacy high bytes (inline asm's %h), in every field that can hold them.
+            let (ah, ch, dh, bh) = (Gpr::AH, Gpr::CH, Gpr::DH, Gpr::BH);
+            for (s, d) in [(ah, Gpr::RAX), (Gpr::RBX, ch), (dh, bh), (bh, ah)] {
+                out.push(Mov {
+                    size: Size::S8,
+                    src: Rmi::Reg(s),
+                    dst: Rm::Reg(d),
+                });
+                out.push(Alu {
+                    op: AluOp::Add,
+                    size: Size::S8,
+                    src: Rmi::Reg(s),
+                    dst: Rm::Reg(d),
+                });
+            }
+            for h in [ah, ch, dh, bh] {
+                out.push(Mov {
+                    size: Size::S8,
+                    src: Rmi::Imm(-2),
+                    dst: Rm::Reg(h),
+                });
+                out.push(Mov {
+                    size: Size::S8,
+                    src: Rmi::Reg(h),
+                    dst: Rm::Mem(Mem::base(Gpr::RSP, 8)),
+                });
+                out.push(Mov {
+                    size: Size::S8,
+                    src: Rmi::Mem(Mem::bis(Gpr::RAX, Gpr::RCX, 4, -8)),
+                    dst: Rm::Reg(h),
+                });
+                out.push(MovX {
+                    signed: false,
+                    from: Size::S8,
+                    to: Size::S32,
+                    src: Rm::Reg(h),
+                    dst: Gpr::RDX,
+                });
+                out.push(Setcc {
+                    cond: Cond::E,
+                    dst: Rm::Reg(h),
+                });
+                out.push(Alu {
+                    op: AluOp::Cmp,
+                    size: Size::S8,
+                    src: Rmi::Imm(7),
+                    dst: Rm::Reg(h),
+                });
+            }
             for size in Size::ALL {
                 for (s, d) in pairs() {
                     out.push(Mov {

@@ -26,6 +26,17 @@ impl Gpr {
     pub const R13: Gpr = Gpr(13);
     pub const R14: Gpr = Gpr(14);
     pub const R15: Gpr = Gpr(15);
+    /// The legacy high-byte registers of byte instructions (inline asm only): `%ah %ch %dh
+    /// %bh`, numbered 0x14..=0x17 so that their low three bits are their encoding (4..7)
+    /// and no REX bit is set; an instruction that needs a REX prefix cannot name them.
+    pub const AH: Gpr = Gpr(0x14);
+    pub const CH: Gpr = Gpr(0x15);
+    pub const DH: Gpr = Gpr(0x16);
+    pub const BH: Gpr = Gpr(0x17);
+
+    pub fn is_high_byte(self) -> bool {
+        (0x14..=0x17).contains(&self.0)
+    }
 
     /// The low three bits that go in ModRM/SIB/opcode.
     pub fn low3(self) -> u8 {
@@ -53,6 +64,9 @@ impl Gpr {
             "%rax", "%rcx", "%rdx", "%rbx", "%rsp", "%rbp", "%rsi", "%rdi", "%r8", "%r9", "%r10",
             "%r11", "%r12", "%r13", "%r14", "%r15",
         ];
+        if self.is_high_byte() && size == Size::S8 {
+            return ["%ah", "%ch", "%dh", "%bh"][(self.0 - 0x14) as usize];
+        }
         let i = (self.0 & 15) as usize;
         match size {
             Size::S8 => N8[i],

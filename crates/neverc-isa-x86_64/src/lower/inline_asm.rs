@@ -12,10 +12,12 @@ use crate::asm::att;
 /// What an operand is in the template.
 #[derive(Clone, Debug)]
 enum Sub {
-    /// Regalloc operand `idx`: a GPR whose default width is `size`, or an XMM.
+    /// Regalloc operand `idx`: a GPR whose default width is `size` (`fixed`: the register
+    /// the constraint or `%h` chose), or an XMM.
     Reg {
         idx: usize,
         size: Size,
+        fixed: Option<u8>,
     },
     Xmm {
         idx: usize,
@@ -90,6 +92,7 @@ fn user_spelling(msg: &str, operand_of: &HashMap<usize, usize>) -> String {
 }
 
 /// The register an operand's letters ask for.
+#[derive(Clone, Copy)]
 enum RegKind {
     Fixed(u8),
     Gpr,
@@ -164,6 +167,11 @@ impl<'a> Lower<'a> {
         let mut used_vregs: Vec<VReg> = Vec::new();
         let mut fixed_defs = PRegSet::empty();
         let mut x87 = X87Plan::default();
+        let forced = if a.basic {
+            HashMap::new()
+        } else {
+            self.high_byte_registers(a)?
+        };
         // Inputs first (a reuse def names its input's operand index).
         for (j, o) in a.operands.iter().enumerate() {
             self.check_letters(&o.constraint)?;
@@ -206,7 +214,7 @@ impl<'a> Lower<'a> {
                             continue;
                         }
                     }
-                    let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
+                    let Some(kind) = self.reg_kind_for(j, &o.constraint, ty, &forced)? else {
                         if allows_imm && matches!(self.def_of(v), Some(Op::SymAddr { .. })) {
                             return Err(self.asm_err(
                                 "neverc cannot compile a symbol address as an asm 'i' operand yet"
@@ -268,7 +276,7 @@ impl<'a> Lower<'a> {
                 )));
             }
             let d = self.vreg(res)?;
-            let Some(kind) = self.reg_kind(&o.constraint, ty)? else {
+            let Some(kind) = self.reg_kind_for(j, &o.constraint, ty, &forced)? else {
                 return Err(self.asm_err("impossible constraint in 'asm'".into()));
             };
             let sub = if let Some(&ti) = tied.get(&j) {
@@ -281,9 +289,9 @@ impl<'a> Lower<'a> {
                     Sub::Reg { idx, .. } | Sub::Xmm { idx } => idx,
                     _ => unreachable!(),
                 };
-                if let Some(p) = self.fixed_preg(&o.constraint) {
-                    b.fixed_def(d, p);
-                    fixed_defs.add(p);
+                if let RegKind::Fixed(h) = kind {
+                    b.fixed_def(d, preg_gpr(h));
+                    fixed_defs.add(preg_gpr(h));
                 } else {
                     b.op(Operand::reg_reuse_def(d, use_idx));
                 }
@@ -295,13 +303,13 @@ impl<'a> Lower<'a> {
                 } else {
                     OperandPos::Late
                 };
-                let (c, x) = match kind {
+                let (c, x, fixed) = match kind {
                     RegKind::Fixed(h) => {
                         fixed_defs.add(preg_gpr(h));
-                        (OperandConstraint::FixedReg(preg_gpr(h)), false)
+                        (OperandConstraint::FixedReg(preg_gpr(h)), false, Some(h))
                     }
-                    RegKind::Gpr => (OperandConstraint::Reg, false),
-                    RegKind::Xmm => (OperandConstraint::Reg, true),
+                    RegKind::Gpr => (OperandConstraint::Reg, false, None),
+                    RegKind::Xmm => (OperandConstraint::Reg, true, None),
                 };
                 let idx = b.op(Operand::new(d, c, OperandKind::Def, pos));
                 if x {
@@ -310,6 +318,7 @@ impl<'a> Lower<'a> {
                     Sub::Reg {
                         idx,
                         size: size_of(ty),
+                        fixed,
                     }
                 }
             };
@@ -504,10 +513,84 @@ impl<'a> Lower<'a> {
         ])
     }
 
-    fn fixed_preg(&self, letters: &str) -> Option<PReg> {
-        letters
-            .chars()
-            .find_map(|c| FIXED.iter().find(|f| f.0 == c).map(|f| preg_gpr(f.1)))
+    fn reg_kind_for(
+        &self,
+        j: usize,
+        letters: &str,
+        ty: Type,
+        forced: &HashMap<usize, u8>,
+    ) -> Result<Option<RegKind>, BackendError> {
+        let k = self.reg_kind(letters, ty)?;
+        Ok(match (forced.get(&j), k) {
+            (Some(&h), Some(RegKind::Gpr)) => Some(RegKind::Fixed(h)),
+            _ => k,
+        })
+    }
+
+    /// Operands the template names with `%h` (the high byte: %ah %ch %dh %bh) that may be
+    /// in any GPR, and 'Q' operands, get one of a, c, d, b that no other operand or clobber
+    /// takes.
+    fn high_byte_registers(&self, a: &ir::InlineAsm) -> Result<HashMap<usize, u8>, BackendError> {
+        let t: Vec<char> = a.template.chars().collect();
+        let mut wanted = Vec::new();
+        let mut i = 0;
+        while i + 2 < t.len() {
+            if t[i] == '%' && t[i + 1] == '%' {
+                i += 2;
+                continue;
+            }
+            if t[i] == '%' && t[i + 1] == 'h' {
+                let rest: String = t[i + 2..].iter().collect();
+                let j = if let Some(n) = rest.strip_prefix('[') {
+                    let name = n.split(']').next().unwrap_or("");
+                    a.operands[..a.visible]
+                        .iter()
+                        .position(|o| o.name.as_deref() == Some(name))
+                } else {
+                    let d: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+                    d.parse::<usize>().ok().filter(|&k| k < a.visible)
+                };
+                if let Some(j) = j {
+                    wanted.push(j);
+                }
+            }
+            i += 1;
+        }
+        // 'Q' is a, b, c or d: one of them, chosen here.
+        for (j, o) in a.operands.iter().enumerate() {
+            if o.constraint.contains('Q') {
+                wanted.push(j);
+            }
+        }
+        let mut forced = HashMap::new();
+        if wanted.is_empty() {
+            return Ok(forced);
+        }
+        let mut taken: Vec<u8> = a
+            .operands
+            .iter()
+            .flat_map(|o| o.constraint.chars())
+            .filter_map(|c| FIXED.iter().find(|f| f.0 == c).map(|f| f.1))
+            .collect();
+        taken.extend(a.clobbers.iter().filter_map(|c| att::clobber_reg(c)));
+        for j in wanted {
+            let letters = &a.operands[j].constraint;
+            if letters.chars().any(|c| "abcd".contains(c)) || forced.contains_key(&j) {
+                continue;
+            }
+            if !letters.chars().any(|c| ANY_GPR.contains(c)) {
+                return Err(self.asm_err(
+                    "neverc cannot compile the asm operand modifier '%h' for this operand yet"
+                        .into(),
+                ));
+            }
+            let Some(h) = [0u8, 1, 2, 3].into_iter().find(|h| !taken.contains(h)) else {
+                return Err(self.asm_err("impossible constraint in 'asm'".into()));
+            };
+            taken.push(h);
+            forced.insert(j, h);
+        }
+        Ok(forced)
     }
 
     /// The vreg of an input, copied when this instruction already uses it (regalloc2 takes
@@ -549,11 +632,13 @@ impl<'a> Lower<'a> {
                 Sub::Reg {
                     idx,
                     size: size_of(ty),
+                    fixed: Some(h),
                 }
             }
             RegKind::Gpr => Sub::Reg {
                 idx: b.op(Operand::reg_use(r)),
                 size: size_of(ty),
+                fixed: None,
             },
             RegKind::Xmm => Sub::Xmm {
                 idx: b.op(Operand::reg_use(r)),
@@ -655,7 +740,11 @@ impl<'a> Lower<'a> {
             ))
         };
         Ok(match (s, modifier) {
-            (Sub::Reg { idx, size }, m) => {
+            (Sub::Reg { fixed, .. }, Some('h')) => match fixed {
+                Some(h @ 0..=3) => ["%ah", "%ch", "%dh", "%bh"][*h as usize].to_string(),
+                _ => return Err(bad('h')),
+            },
+            (Sub::Reg { idx, size, .. }, m) => {
                 let w = match m {
                     None => size.suffix(),
                     Some('k') => 'l',
