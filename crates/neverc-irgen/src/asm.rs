@@ -59,6 +59,11 @@ fn memory_only(letters: &str) -> bool {
             .any(|c| REG_LETTERS.contains(c) || IMM_LETTERS.contains(c) || c.is_ascii_digit())
 }
 
+/// Memory is one of the choices (an aggregate or array operand is passed as memory then).
+fn allows_memory(letters: &str) -> bool {
+    letters.chars().any(|c| MEM_LETTERS.contains(c))
+}
+
 impl<'a> Gen<'a> {
     fn lit_text(&self, lit: u32) -> String {
         self.ast.lits.strs[lit as usize]
@@ -74,6 +79,10 @@ impl<'a> Gen<'a> {
             return;
         }
         let template = self.lit_text(a.template);
+        if template.trim().is_empty() && !self.asm_operands_supported(a) {
+            self.empty_asm_fallback(a);
+            return;
+        }
         let mut operands: Vec<AsmOperand> = Vec::new();
         // Register outputs: (lvalue, its IR type) in operand order.
         let mut outs: Vec<(Lv, Type)> = Vec::new();
@@ -96,7 +105,9 @@ impl<'a> Gen<'a> {
             }
             let lv = self.lvalue(op.expr);
             let name = name_of(self, op.name);
-            if memory_only(&c.letters) {
+            if memory_only(&c.letters)
+                || (allows_memory(&c.letters) && !self.is_scalar(self.expr_type(op.expr)))
+            {
                 operands.push(AsmOperand {
                     constraint: c.letters,
                     name,
@@ -151,7 +162,9 @@ impl<'a> Gen<'a> {
                         return;
                     }
                 }
-            } else if memory_only(&c.letters) {
+            } else if memory_only(&c.letters)
+                || (allows_memory(&c.letters) && !self.is_scalar(self.expr_type(op.expr)))
+            {
                 if !self.is_lvalue_expr(op.expr) {
                     self.refuse(loc, "an asm memory input that is not an lvalue");
                     return;
@@ -200,6 +213,54 @@ impl<'a> Gen<'a> {
         let results = self.b().inline_asm(asm, &types);
         for ((lv, _), v) in outs.into_iter().zip(results) {
             self.store(lv, Rv::Scalar(v));
+        }
+    }
+
+    /// Whether every operand has a type the back end takes in its constraint.
+    fn asm_operands_supported(&self, a: &AsmStmt) -> bool {
+        a.outputs.iter().chain(&a.inputs).all(|op| {
+            let c = split_constraint(&self.lit_text(op.constraint));
+            let ty = self.expr_type(op.expr);
+            memory_only(&c.letters)
+                || (allows_memory(&c.letters) && !self.is_scalar(ty))
+                || matches!(
+                    self.ir_type(ty),
+                    Some(
+                        Type::I8
+                            | Type::I16
+                            | Type::I32
+                            | Type::I64
+                            | Type::Ptr
+                            | Type::F32
+                            | Type::F64
+                            | Type::F80
+                    )
+                )
+        })
+    }
+
+    /// An empty template with operands the back end cannot place (`__int128` in "r", a
+    /// structure in "r"): it emits nothing, so evaluating the inputs is all there is to
+    /// do; an input tied to output k leaves its value there, other outputs keep theirs
+    /// (one of the values they may have).
+    fn empty_asm_fallback(&mut self, a: &AsmStmt) {
+        let mut tied = Vec::new();
+        for op in a.inputs.iter() {
+            let c = self.lit_text(op.constraint);
+            match c.trim().parse::<usize>() {
+                Ok(k) if k < a.outputs.len() => {
+                    let ot = self.expr_type(a.outputs[k].expr);
+                    let v = self.rv_as(op.expr, ot);
+                    tied.push((k, v));
+                }
+                _ => self.effect(op.expr),
+            }
+        }
+        for (k, op) in a.outputs.iter().enumerate() {
+            let lv = self.lvalue(op.expr);
+            if let Some(&(_, v)) = tied.iter().find(|(j, _)| *j == k) {
+                self.store(lv, v);
+            }
         }
     }
 
