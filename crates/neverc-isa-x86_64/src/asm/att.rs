@@ -172,8 +172,7 @@ pub fn parse(text: &str, new_label: &mut dyn FnMut() -> Label) -> Result<Vec<Ins
         let line = line.split('#').next().unwrap_or("").trim();
         let mut rest = line;
         // Labels.
-        loop {
-            let Some(colon) = rest.find(':') else { break };
+        while let Some(colon) = rest.find(':') {
             let name = rest[..colon].trim();
             let is_label = !name.is_empty()
                 && name

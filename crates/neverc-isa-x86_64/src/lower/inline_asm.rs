@@ -651,6 +651,9 @@ impl<'a> Lower<'a> {
         let t: Vec<char> = a.template.chars().collect();
         let mut out = String::new();
         let mut i = 0;
+        // `%=`: a number unique to this asm statement in the function.
+        self.next_label += 1;
+        let uniq = self.next_label - INTERNAL_LABEL;
         // gcc's dialect alternatives `{att|intel}`: neverc speaks AT&T, the first.
         let mut in_alt = false;
         let mut skipping = false;
@@ -690,7 +693,7 @@ impl<'a> Lower<'a> {
                     continue;
                 }
                 '=' => {
-                    out.push_str(&(self.next_label & 0xFFFF_FFF).to_string());
+                    out.push_str(&uniq.to_string());
                     i += 1;
                     continue;
                 }
