@@ -12,6 +12,8 @@
 //! the address of an external thread-local under -fPIC (general-dynamic TLS), f80 values in
 //! registers or more than seven f80 block arguments, conversions between `__int128` and
 //! floating point, atomics and switches on `__int128`, the address of an unreachable block.
+//! Inline asm the encoder has no form for is refused as `neverc cannot assemble '...' in
+//! inline asm yet` (see `lower/inline_asm.rs` and `asm/att.rs`).
 
 use crate::asm::{self, Inst, Label};
 use crate::emit::{cfi_text, emit_function};

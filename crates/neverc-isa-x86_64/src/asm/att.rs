@@ -148,6 +148,8 @@ fn size_of_suffix(c: char) -> Option<Size> {
 
 /// The parser's state for one asm statement.
 pub struct Parser<'a> {
+    /// How many operand placeholders the text may name.
+    operands: usize,
     new_label: &'a mut dyn FnMut() -> Label,
     /// Named labels and the latest definition of each numeric label.
     named: HashMap<String, Label>,
@@ -159,7 +161,17 @@ pub struct Parser<'a> {
 
 /// Parses AT&T text to instructions; `new_label` gives fresh labels for the text's own.
 pub fn parse(text: &str, new_label: &mut dyn FnMut() -> Label) -> Result<Vec<Inst>, AttError> {
+    parse_with_operands(text, 0, new_label)
+}
+
+/// As [`parse`], with placeholder registers `%?0` .. `%?{operands-1}` allowed.
+pub fn parse_with_operands(
+    text: &str,
+    operands: usize,
+    new_label: &mut dyn FnMut() -> Label,
+) -> Result<Vec<Inst>, AttError> {
     let mut p = Parser {
+        operands,
         new_label,
         named: HashMap::new(),
         numeric_back: HashMap::new(),
@@ -170,6 +182,9 @@ pub fn parse(text: &str, new_label: &mut dyn FnMut() -> Label) -> Result<Vec<Ins
     for line in text.split(['\n', ';']) {
         // `#` starts a comment (gas on x86).
         let line = line.split('#').next().unwrap_or("").trim();
+        if !line.is_ascii() {
+            return Err(cannot(line));
+        }
         let mut rest = line;
         // Labels.
         while let Some(colon) = rest.find(':') {
@@ -376,7 +391,7 @@ impl Parser<'_> {
             // `%?Nw`: an operand placeholder.
             let (num, w) = p.split_at(p.len().checked_sub(1)?);
             let n: u8 = num.parse().ok()?;
-            if n >= OPERAND_REG {
+            if usize::from(n) >= self.operands || n >= OPERAND_REG {
                 return None;
             }
             return Some(match w {
@@ -1016,7 +1031,7 @@ mod tests {
 
     fn parse_plain(text: &str) -> Result<Vec<Inst>, AttError> {
         let mut n = 100;
-        parse(text, &mut || {
+        parse_with_operands(text, 4, &mut || {
             n += 1;
             Label(n)
         })

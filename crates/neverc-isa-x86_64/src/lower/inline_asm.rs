@@ -397,13 +397,20 @@ impl<'a> Lower<'a> {
                 Sub::Imm(_) => {}
             }
         }
+        // `%?N` is the placeholder syntax of substituted operands: not the user's to write.
+        if a.template.contains("%?") {
+            return Err(self.asm_err(format!(
+                "neverc cannot assemble '{}' in inline asm yet",
+                a.template.trim()
+            )));
+        }
         let text = if a.basic {
             a.template.clone()
         } else {
             self.asm_substitute(a, &subs)?
         };
         let mut next = self.next_label;
-        let insts = att::parse(&text, &mut || {
+        let insts = att::parse_with_operands(&text, b.ops.len(), &mut || {
             next += 1;
             Label(next)
         })
