@@ -30,6 +30,13 @@ impl FunctionBuilder {
         }
     }
 
+    /// Room for about `insts` instructions (and as many values) without regrowing: a
+    /// hint, e.g. from the previous function, saving the copies of repeated doubling.
+    pub fn reserve(&mut self, insts: usize) {
+        self.func.insts.reserve(insts);
+        self.func.values.reserve(insts);
+    }
+
     pub fn finish(self) -> Function {
         self.func
     }

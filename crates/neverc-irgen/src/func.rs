@@ -195,6 +195,7 @@ impl<'a> Gen<'a> {
             return;
         }
         let mut b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
+        b.reserve(self.inst_hint);
         if let Some(&a) = self.t.func_align.get(&o) {
             b.func.align = a.max(16).next_power_of_two();
         }
@@ -280,6 +281,7 @@ impl<'a> Gen<'a> {
         }
         // Labels never defined (only reached by jumps from dead code) still need a body.
         let mut func = fs.b.finish();
+        self.inst_hint = func.insts.len();
         for blk in 0..func.blocks.len() {
             if func.blocks[blk].insts.is_empty() {
                 let i = Inst(func.insts.len() as u32);

@@ -69,8 +69,8 @@ type F80Home = Mem;
 /// An instruction being built: templates plus operands.
 #[derive(Default)]
 struct B {
-    insts: Vec<Inst>,
-    ops: Vec<Operand>,
+    insts: Templates,
+    ops: Operands,
 }
 
 impl B {

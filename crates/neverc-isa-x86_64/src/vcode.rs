@@ -13,6 +13,7 @@
 
 use crate::asm::{Cond, Gpr, Inst, Label, Mem, Xmm};
 use regalloc2::{Block, InstRange, Operand, PReg, PRegSet, RegClass, VReg};
+use smallvec::SmallVec;
 
 /// Placeholder bit: a register field `PH | k` means operand `k`.
 pub const PH: u8 = crate::asm::att::OPERAND_REG;
@@ -65,10 +66,15 @@ pub enum Term {
     Trap,
 }
 
+/// Templates of one `VInst`: most have one or two (stored inline, no allocation).
+pub type Templates = SmallVec<[Inst; 2]>;
+/// Operands of one `VInst`: most have up to four.
+pub type Operands = SmallVec<[Operand; 4]>;
+
 #[derive(Clone, Debug)]
 pub struct VInst {
-    pub insts: Vec<Inst>,
-    pub ops: Vec<Operand>,
+    pub insts: Templates,
+    pub ops: Operands,
     pub clobbers: PRegSet,
     pub term: Term,
     /// An inline asm statement (the `-S` text marks it with `#APP`/`#NO_APP`).
@@ -76,10 +82,10 @@ pub struct VInst {
 }
 
 impl VInst {
-    pub fn new(insts: Vec<Inst>, ops: Vec<Operand>) -> VInst {
+    pub fn new(insts: impl Into<Templates>, ops: impl Into<Operands>) -> VInst {
         VInst {
-            insts,
-            ops,
+            insts: insts.into(),
+            ops: ops.into(),
             clobbers: PRegSet::empty(),
             term: Term::None,
             inline_asm: false,
@@ -115,11 +121,11 @@ pub struct VCode {
 
 impl VCode {
     pub fn new(mut blocks: Vec<VBlock>, num_vregs: usize) -> VCode {
-        let mut insts = Vec::new();
-        let mut ranges = Vec::new();
-        let mut block_succs = Vec::new();
-        let mut block_params = Vec::new();
-        let mut branch_args = Vec::new();
+        let mut insts = Vec::with_capacity(blocks.iter().map(|b| b.insts.len()).sum());
+        let mut ranges = Vec::with_capacity(blocks.len());
+        let mut block_succs = Vec::with_capacity(blocks.len());
+        let mut block_params = Vec::with_capacity(blocks.len());
+        let mut branch_args = Vec::with_capacity(blocks.len());
         let mut block_preds = vec![Vec::new(); blocks.len()];
         for (bi, b) in blocks.iter_mut().enumerate() {
             let start = insts.len();
