@@ -29,6 +29,20 @@ enum Byte {
     At(Value, i64),
 }
 
+/// The byte map of tracked slot `s`, made all unknown if there is none yet.
+fn known_bytes<'a>(
+    state: &'a mut HashMap<Slot, Vec<Byte>>,
+    s: Slot,
+    tracked: &[bool],
+    sizes: &[usize],
+) -> Option<&'a mut Vec<Byte>> {
+    tracked[s.index()].then(|| {
+        state
+            .entry(s)
+            .or_insert_with(|| vec![Byte::Unknown; sizes[s.index()]])
+    })
+}
+
 /// Forgets what was copied from other memory (something may have written it).
 fn forget_other_memory(state: &mut HashMap<Slot, Vec<Byte>>) {
     for bytes in state.values_mut() {
@@ -199,22 +213,12 @@ pub fn forward_slots(f: &mut Function) -> bool {
             }
         }
     }
-    let fresh = |f: &Function| -> HashMap<Slot, Vec<Byte>> {
-        let mut m = HashMap::new();
-        for (s, t) in tracked.iter().enumerate() {
-            if *t {
-                m.insert(
-                    Slot(s as u32),
-                    vec![Byte::Unknown; f.slots[s].size as usize],
-                );
-            }
-        }
-        m
-    };
+    // What is known per tracked slot; a slot not in the map is all unknown.
+    let sizes: Vec<usize> = f.slots.iter().map(|s| s.size as usize).collect();
     let mut changed = false;
     // Loads replaced: result -> value.
     let mut subst: Vec<Option<Value>> = vec![None; nv];
-    let mut stack: Vec<(usize, HashMap<Slot, Vec<Byte>>)> = vec![(0, fresh(f))];
+    let mut stack: Vec<(usize, HashMap<Slot, Vec<Byte>>)> = vec![(0, HashMap::new())];
     while let Some((b, mut state)) = stack.pop() {
         let insts = f.blocks[b].insts.clone();
         let mut out = Vec::with_capacity(insts.len());
@@ -228,11 +232,11 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     ..
                 } => {
                     let value = subst.get(value.index()).copied().flatten().unwrap_or(value);
-                    if !addr[a.index()].is_some_and(|(s, _)| state.contains_key(&s)) {
+                    if !addr[a.index()].is_some_and(|(s, _)| tracked[s.index()]) {
                         forget_other_memory(&mut state);
                     }
                     if let Some((s, o)) = addr[a.index()] {
-                        if let Some(bytes) = state.get_mut(&s) {
+                        if let Some(bytes) = known_bytes(&mut state, s, &tracked, &sizes) {
                             let t = f.value_type(value);
                             let o = (o + offset as i64) as usize;
                             let n = t.bytes() as usize;
@@ -248,11 +252,11 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     out.push(i);
                 }
                 Op::Zero { dst, size, .. } => {
-                    if !addr[dst.index()].is_some_and(|(s, _)| state.contains_key(&s)) {
+                    if !addr[dst.index()].is_some_and(|(s, _)| tracked[s.index()]) {
                         forget_other_memory(&mut state);
                     }
                     if let Some((s, o)) = addr[dst.index()] {
-                        if let Some(bytes) = state.get_mut(&s) {
+                        if let Some(bytes) = known_bytes(&mut state, s, &tracked, &sizes) {
                             for x in &mut bytes[o as usize..o as usize + size as usize] {
                                 *x = Byte::Zero;
                             }
@@ -261,13 +265,17 @@ pub fn forward_slots(f: &mut Function) -> bool {
                     out.push(i);
                 }
                 Op::Copy { dst, src, size, .. } => {
-                    let from: Option<Vec<Byte>> = addr[src.index()].and_then(|(ss, so)| {
-                        state
-                            .get(&ss)
-                            .map(|v| v[so as usize..so as usize + size as usize].to_vec())
-                    });
-                    let dst_tracked =
-                        addr[dst.index()].is_some_and(|(s, _)| state.contains_key(&s));
+                    // From a tracked slot: what is known of it (maybe nothing).
+                    let from: Option<Vec<Byte>> = addr[src.index()]
+                        .filter(|(ss, _)| tracked[ss.index()])
+                        .map(|(ss, so)| {
+                            let r = so as usize..so as usize + size as usize;
+                            match state.get(&ss) {
+                                Some(v) => v[r].to_vec(),
+                                None => vec![Byte::Unknown; r.len()],
+                            }
+                        });
+                    let dst_tracked = addr[dst.index()].is_some_and(|(s, _)| tracked[s.index()]);
                     if !dst_tracked {
                         // Out to other memory: whole known values become stores.
                         match from.as_deref().and_then(|v| stores_of(f, v, dst, &mut out)) {
@@ -284,7 +292,7 @@ pub fn forward_slots(f: &mut Function) -> bool {
                         continue;
                     }
                     let (ds, o) = addr[dst.index()].unwrap();
-                    let bytes = state.get_mut(&ds).unwrap();
+                    let bytes = known_bytes(&mut state, ds, &tracked, &sizes).unwrap();
                     let o = o as usize;
                     match from {
                         Some(v) => bytes[o..o + size as usize].copy_from_slice(&v),
@@ -343,7 +351,7 @@ pub fn forward_slots(f: &mut Function) -> bool {
             let st = if npreds[c] == 1 {
                 state.clone()
             } else {
-                fresh(f)
+                HashMap::new()
             };
             stack.push((c, st));
         }

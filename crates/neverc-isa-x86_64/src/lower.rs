@@ -2217,6 +2217,15 @@ impl<'a> Lower<'a> {
                 }
                 let xr = self.reg(x)?;
                 let xg = b.use_g(xr);
+                if self.opts.opt_level > 0 && self.const_of(y) == Some(0) {
+                    // Same flags as comparing with zero, one byte shorter.
+                    b.i(Inst::Test {
+                        size,
+                        src: Rmi::Reg(xg),
+                        dst: Rm::Reg(xg),
+                    });
+                    return Ok(CondSpec::One(int_cond(cc)));
+                }
                 let src = match self.const32(y) {
                     Some(c) => Rmi::Imm(imm_of(ty, c as i128)),
                     None => match self.folded_load(b, y)? {
