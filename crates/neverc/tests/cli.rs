@@ -514,6 +514,10 @@ fn inline_asm_refusals_are_exact() {
             "t.c: error: impossible constraint in 'asm' (function f)\n",
         ),
         (
+            "int f(int x) { asm(\"cpuid\" : \"+c\"(x) : \"c\"(1)); return x; }\n",
+            "t.c: error: impossible constraint in 'asm' (function f)\n",
+        ),
+        (
             "int f(int x) { asm(\"addl %2, %0\" : \"+r\"(x)); return x; }\n",
             "t.c: error: invalid 'asm': operand number out of range (function f)\n",
         ),

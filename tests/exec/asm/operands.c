@@ -56,6 +56,12 @@ static void swap_sum(int *x, int *y) {
     *y = b;
 }
 
+/* A tied register operand next to a fixed one (regalloc2 must not see a reuse there). */
+static long tied_and_fixed(long c, long n) {
+    asm("addq %1, %0\n\tdecq %1" : "+r"(c), "+d"(n));
+    return c * 1000 + n;
+}
+
 int main(void) {
     long sum = 0;
     for (int i = 0; i < 1000; i++)
@@ -73,5 +79,6 @@ int main(void) {
     int x = 10, y = 20;
     swap_sum(&x, &y);
     printf("swap_sum %d %d\n", x, y);
+    printf("tied_fixed %ld\n", tied_and_fixed(5, 7));
     return 0;
 }

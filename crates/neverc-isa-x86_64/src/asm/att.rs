@@ -229,6 +229,18 @@ pub fn parse_with_operands(
     if let Some(pf) = prefix {
         return Err(cannot(&pf));
     }
+    let mut undefined: Vec<&String> = p
+        .named
+        .iter()
+        .filter(|(_, l)| !p.out.contains(&Inst::Label(**l)))
+        .map(|(n, _)| n)
+        .collect();
+    undefined.sort();
+    if let Some(n) = undefined.first() {
+        return Err(AttError(format!(
+            "inline asm refers to label '{n}', which it does not define"
+        )));
+    }
     if let Some(n) = p.numeric_fwd.keys().next() {
         return Err(AttError(format!(
             "inline asm refers to label '{n}f', which it does not define"
@@ -1218,6 +1230,10 @@ mod tests {
         assert_eq!(
             err("jne 2f"),
             "inline asm refers to label '2f', which it does not define"
+        );
+        assert_eq!(
+            err("jne .Lout\n.Lin: nop"),
+            "inline asm refers to label '.Lout', which it does not define"
         );
         assert_eq!(
             err("movl (%eax), %ebx"),

@@ -167,6 +167,8 @@ impl<'a> Lower<'a> {
         let mut used_vregs: Vec<VReg> = Vec::new();
         let mut fixed_defs = PRegSet::empty();
         let mut x87 = X87Plan::default();
+        // Copies of tied inputs into their outputs, before the asm.
+        let mut tie_copies: Vec<Inst> = Vec::new();
         let forced = if a.basic {
             HashMap::new()
         } else {
@@ -292,11 +294,38 @@ impl<'a> Lower<'a> {
                 if let RegKind::Fixed(h) = kind {
                     b.fixed_def(d, preg_gpr(h));
                     fixed_defs.add(preg_gpr(h));
+                    subs[ti] = Some(s.clone());
+                    s
                 } else {
-                    b.op(Operand::reg_reuse_def(d, use_idx));
+                    // Not a reuse def (regalloc2's Ion fails on reuse next to fixed
+                    // registers): an early def, given the input's value first.
+                    let od = b.op(early_def(d, OperandConstraint::Reg));
+                    let (o, copy) = match s {
+                        Sub::Xmm { .. } => (
+                            Sub::Xmm { idx: od },
+                            Inst::XmmMov {
+                                op: XmmMovOp::Movaps,
+                                src: XmmMem::Xmm(ph_xmm(use_idx)),
+                                dst: XmmMem::Xmm(ph_xmm(od)),
+                            },
+                        ),
+                        _ => (
+                            Sub::Reg {
+                                idx: od,
+                                size: size_of(ty),
+                                fixed: None,
+                            },
+                            Inst::Mov {
+                                size: Size::S64,
+                                src: Rmi::Reg(ph_gpr(use_idx)),
+                                dst: Rm::Reg(ph_gpr(od)),
+                            },
+                        ),
+                    };
+                    tie_copies.push(copy);
+                    subs[ti] = Some(o.clone());
+                    o
                 }
-                subs[ti] = Some(s.clone());
-                s
             } else {
                 let pos = if early_clobber {
                     OperandPos::Early
@@ -436,6 +465,10 @@ impl<'a> Lower<'a> {
                 "neverc cannot compile these x87 stack operands of an asm statement yet".into(),
             ));
         }
+        self.check_register_pressure(&b.ops, &clobbers)?;
+        for c in tie_copies {
+            b.i(c);
+        }
         for (_, push, _) in std::mem::take(&mut x87.inputs) {
             push.into_iter().for_each(|i| b.i(i));
         }
@@ -518,6 +551,52 @@ impl<'a> Lower<'a> {
                 dst: XmmMem::Xmm(x),
             },
         ])
+    }
+
+    /// Refuses what regalloc2 could not allocate: two values in one fixed register, or
+    /// more registers of a class than there are.
+    fn check_register_pressure(
+        &self,
+        ops: &[Operand],
+        clobbers: &PRegSet,
+    ) -> Result<(), BackendError> {
+        let mut fixed_uses: Vec<PReg> = Vec::new();
+        let mut fixed_defs: Vec<PReg> = Vec::new();
+        for o in ops {
+            if let OperandConstraint::FixedReg(p) = o.constraint() {
+                let list = if o.kind() == OperandKind::Use {
+                    &mut fixed_uses
+                } else {
+                    &mut fixed_defs
+                };
+                if list.contains(&p) {
+                    return Err(self.asm_err("impossible constraint in 'asm'".into()));
+                }
+                list.push(p);
+            }
+        }
+        for (class, avail) in [
+            (RegClass::Int, gpr_allocatable()),
+            (RegClass::Float, xmm_allocatable()),
+        ] {
+            let n = |kind: OperandKind, pos: OperandPos| {
+                ops.iter()
+                    .filter(|o| o.class() == class && o.kind() == kind && o.pos() == pos)
+                    .count()
+            };
+            let early_uses = n(OperandKind::Use, OperandPos::Early);
+            let late_uses = n(OperandKind::Use, OperandPos::Late);
+            let early_defs = n(OperandKind::Def, OperandPos::Early);
+            let late_defs = n(OperandKind::Def, OperandPos::Late);
+            let clobbered = avail.iter().filter(|p| clobbers.contains(**p)).count();
+            let need = (early_uses + late_uses + early_defs)
+                .max(late_defs + early_defs + late_uses)
+                + clobbered;
+            if need > avail.len() {
+                return Err(self.asm_err("impossible constraint in 'asm'".into()));
+            }
+        }
+        Ok(())
     }
 
     fn reg_kind_for(
