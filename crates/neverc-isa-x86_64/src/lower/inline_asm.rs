@@ -1,8 +1,9 @@
 //! Inline assembly: operands become regalloc2 operands (fixed registers for `a b c d S D`,
-//! any GPR for `r q Q R l g`, any XMM for `x`, reuse for a digit, early defs for `&`), the
-//! clobbers become the instruction's clobbers, and the template, with the operands
-//! substituted (registers as `%?N` placeholders of the allocation to come), is assembled by
-//! `asm::att` into this back end's own instructions. One `VInst` holds them all; it is no
+//! any GPR for `r q Q R l g`, any XMM for `x`, for a digit an early def that a move gives
+//! the tied input's value, early defs for `&`), the clobbers become the instruction's
+//! clobbers, x87 `t`/`u` operands are pushed before it and popped after, and the template,
+//! with the operands substituted (registers as `%?N` placeholders of the allocation to
+//! come), is assembled by `asm::att` into this back end's own instructions. One `VInst` holds them all; it is no
 //! pure instruction, so no load or store moves across it (every asm is a `memory` barrier)
 //! and the flags are never live across it (`cc` is always assumed).
 
@@ -174,7 +175,7 @@ impl<'a> Lower<'a> {
         } else {
             self.high_byte_registers(a)?
         };
-        // Inputs first (a reuse def names its input's operand index).
+        // Inputs first (a tied output names its input's operand).
         for (j, o) in a.operands.iter().enumerate() {
             self.check_letters(&o.constraint)?;
             match o.role {
