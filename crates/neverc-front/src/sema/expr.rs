@@ -1555,6 +1555,12 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        if let ExprKind::Ident(s) = fe.kind {
+            if func.variadic {
+                let n = self.name(s);
+                self.check_format(&n, args);
+            }
+        }
         if func.proto {
             let n = func.params.len();
             let too_many = args.len() > n && !func.variadic;

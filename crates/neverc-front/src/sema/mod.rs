@@ -5,6 +5,7 @@
 
 mod decl;
 mod expr;
+mod format;
 pub mod types;
 
 use crate::diag::Diagnostic;
