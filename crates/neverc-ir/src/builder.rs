@@ -23,6 +23,7 @@ impl FunctionBuilder {
             plans: Vec::new(),
             calls_setjmp: false,
             align: 16,
+            declared_inline: false,
         };
         FunctionBuilder {
             func,

@@ -615,6 +615,10 @@ pub struct Function {
     pub calls_setjmp: bool,
     /// Alignment of the function's first instruction (bytes, a power of two).
     pub align: u32,
+    /// Some declaration of the function said `inline`: at -O0 too it is dropped when it has
+    /// internal linkage and nothing refers to it, as gcc does (headers' unused `static
+    /// inline` functions cost nothing and may hold asm for other machines or privileges).
+    pub declared_inline: bool,
 }
 
 impl Function {

@@ -403,11 +403,13 @@ pub fn mem2reg(f: &mut Function) {
 }
 
 /// Removes the functions with internal linkage nothing refers to (static functions never
-/// called nor address-taken, the unused `static inline` functions of headers), as gcc does
-/// from -O1: no other function, data object, alias, constructor or destructor names them,
-/// and they are not `__attribute__((used))`. Modules with file-scope asm keep everything
-/// (its text may name them).
-pub fn remove_unreferenced_functions(m: &mut Module) {
+/// called nor address-taken, the unused `static inline` functions of headers): no other
+/// function, data object, alias, constructor or destructor names them, and they are not
+/// `__attribute__((used))`. Only the functions `removable` accepts may go; the others are
+/// kept, with everything they refer to. gcc removes every such function from -O1
+/// (`|_| true`) and at -O0 only those declared inline (`|f| f.declared_inline`). Modules
+/// with file-scope asm keep everything (its text may name them).
+pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Function) -> bool) {
     if !m.toplevel_asm.is_empty() {
         return;
     }
@@ -420,11 +422,16 @@ pub fn remove_unreferenced_functions(m: &mut Module) {
             work.push(s);
         }
     };
-    // Roots: everything visible outside, used, data (with its relocations, below), and the
-    // constructor and destructor lists.
+    // Roots: everything visible outside, used, data (with its relocations, below), the
+    // constructor and destructor lists, and the functions that may not be removed.
     for (i, sd) in m.symbols.iter().enumerate() {
         if sd.binding != Binding::Local || sd.used || sd.alias_of.is_some() {
             mark(Sym(i as u32), &mut referenced, &mut work);
+        }
+    }
+    for f in &m.functions {
+        if !removable(f) {
+            mark(f.sym, &mut referenced, &mut work);
         }
     }
     for d in &m.data {

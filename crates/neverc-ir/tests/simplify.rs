@@ -418,7 +418,7 @@ fn unreferenced_static_functions_are_dropped() {
         common: false,
         block_relocs: vec![],
     });
-    opt::remove_unreferenced_functions(&mut m);
+    opt::remove_unreferenced_functions(&mut m, |_| true);
     let names: Vec<&str> = m
         .functions
         .iter()
@@ -427,4 +427,46 @@ fn unreferenced_static_functions_are_dropped() {
     assert_eq!(names, ["g", "h", "k", "u"]);
     assert!(!m.symbols[m.by_name["f"].index()].defined);
     assert!(!m.symbols[m.by_name["w"].index()].defined);
+}
+
+#[test]
+fn at_o0_only_unreferenced_inline_functions_are_dropped() {
+    // All static. a (inline, nobody) calls b (inline): both go. c (not inline, nobody)
+    // calls d (inline): both stay, c being a root. e (not inline, nobody) stays.
+    let mut m = Module::default();
+    let body = |m: &mut Module, name: &str, inline: bool, calls: Option<&str>| {
+        let (mut b, _) = int_fn(m, name, 0);
+        if let Some(c) = calls {
+            let sig = Signature::new(CType::Int(IntKind::Int), []);
+            let plan = plan_call(machine(), &sig).unwrap();
+            let pid = b.add_plan(plan);
+            let callee = m.symbol(c, SymKind::Func);
+            let r = b.call(Callee::Direct(callee), vec![], vec![], pid, &[Type::I32]);
+            b.push(Op::Return(r), None);
+        } else {
+            let z = b.iconst(Type::I32, 0);
+            b.push(Op::Return(vec![z]), None);
+        }
+        let mut f = b.finish();
+        f.declared_inline = inline;
+        let s = f.sym;
+        m.symbols[s.index()].defined = true;
+        m.symbols[s.index()].binding = Binding::Local;
+        m.functions.push(f);
+    };
+    body(&mut m, "a", true, Some("b"));
+    body(&mut m, "b", true, None);
+    body(&mut m, "c", false, Some("d"));
+    body(&mut m, "d", true, None);
+    body(&mut m, "e", false, None);
+    opt::remove_unreferenced_functions(&mut m, |f| f.declared_inline);
+    let names: Vec<&str> = m
+        .functions
+        .iter()
+        .map(|f| m.sym(f.sym).name.as_str())
+        .collect();
+    assert_eq!(names, ["c", "d", "e"]);
+    assert!(!m.symbols[m.by_name["a"].index()].defined);
+    assert!(!m.symbols[m.by_name["b"].index()].defined);
+    assert!(m.symbols[m.by_name["c"].index()].defined);
 }

@@ -138,6 +138,9 @@ impl<'a> Gen<'a> {
             return;
         };
         let sym = self.object_sym(o);
+        if sp.inline {
+            self.declared_inline.insert(sym);
+        }
         let mut attrs = ast.spec(*specs).attrs.clone();
         attrs.extend(decl.attrs.iter().cloned());
         self.apply_attrs(sym, &attrs);

@@ -19,7 +19,7 @@ use neverc_abi::Machine;
 use neverc_front::parse::ast::{Ast, Attr, DeclId, DeclKind, ExprId, Storage};
 use neverc_front::sema::{Kind, Linkage, OrdKind, TypeId, Typed};
 use neverc_front::source::Loc;
-use neverc_front::token::{FxHashMap, Interner};
+use neverc_front::token::{FxHashMap, FxHashSet, Interner};
 use neverc_ir::{Binding, Module, Sym, SymKind, Visibility};
 
 /// A construct irgen refused, with where it was.
@@ -67,9 +67,14 @@ pub fn generate(
         nested_parent: FxHashMap::default(),
         nested_layouts: FxHashMap::default(),
         inst_hint: 0,
+        declared_inline: FxHashSet::default(),
     };
     for &d in &ast.items {
         g.top_decl(d);
+    }
+    // Any declaration saying `inline`, before or after the definition, counts (as in gcc).
+    for f in &mut g.module.functions {
+        f.declared_inline = g.declared_inline.contains(&f.sym);
     }
     g.finish_symbols();
     if g.refusals.is_empty() {
@@ -108,6 +113,8 @@ pub(crate) struct Gen<'a> {
     /// The instruction count of the last function generated: the next one reserves that
     /// much (functions of one file tend to be alike), saving the vectors' regrowth.
     pub inst_hint: usize,
+    /// The functions some file-scope declaration or definition of which says `inline`.
+    pub declared_inline: FxHashSet<Sym>,
 }
 
 impl<'a> Gen<'a> {
@@ -174,6 +181,9 @@ impl<'a> Gen<'a> {
                     }
                     let ty = self.t.ords[o as usize].ty;
                     if matches!(self.t.types.kind(ty), Kind::Func(_)) {
+                        if sp.inline {
+                            self.declared_inline.insert(sym);
+                        }
                         continue;
                     }
                     if let Some(init) = id.init {

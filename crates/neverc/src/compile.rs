@@ -257,8 +257,12 @@ fn compile_one(
     drop(ast);
     drop(pp);
     let mut module = module;
-    if opts.opt_level != OptLevel::O0 {
-        neverc_ir::opt::remove_unreferenced_functions(&mut module);
+    if opts.opt_level == OptLevel::O0 {
+        // gcc emits no unreferenced function declared inline even at -O0 (headers' `static
+        // inline` functions, e.g. <sys/io.h>'s port I/O asm); plain static ones stay.
+        neverc_ir::opt::remove_unreferenced_functions(&mut module, |f| f.declared_inline);
+    } else {
+        neverc_ir::opt::remove_unreferenced_functions(&mut module, |_| true);
         neverc_ir::opt::mem2reg_module(&mut module);
         neverc_ir::simplify::simplify_module(&mut module);
         if cfg!(debug_assertions) {

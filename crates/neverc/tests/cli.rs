@@ -562,3 +562,104 @@ fn inline_asm_refusals_are_exact() {
         assert_eq!((o.code, first.as_str()), (1, *want), "{src}");
     }
 }
+
+/// The function and object symbols an ELF64 object defines, `nm`-style ("t name" for a
+/// local function, "T name" global, "d"/"D" for data), sorted by name.
+fn defined_symbols(obj: &[u8]) -> Vec<String> {
+    let u16_at = |o: usize| u16::from_le_bytes(obj[o..o + 2].try_into().unwrap()) as usize;
+    let u32_at = |o: usize| u32::from_le_bytes(obj[o..o + 4].try_into().unwrap()) as usize;
+    let u64_at = |o: usize| u64::from_le_bytes(obj[o..o + 8].try_into().unwrap()) as usize;
+    assert_eq!(&obj[..5], b"\x7fELF\x02", "an ELF64 object");
+    let (shoff, shentsize, shnum) = (u64_at(0x28), u16_at(0x3a), u16_at(0x3c));
+    let section = |i: usize| shoff + i * shentsize;
+    let symtab = (0..shnum)
+        .map(section)
+        .find(|&s| u32_at(s + 4) == 2)
+        .expect("a symbol table");
+    let strtab = section(u32_at(symtab + 0x28));
+    let (str_off, sym_off, sym_size) = (
+        u64_at(strtab + 0x18),
+        u64_at(symtab + 0x18),
+        u64_at(symtab + 0x20),
+    );
+    let mut out = Vec::new();
+    for s in (sym_off..sym_off + sym_size).step_by(24) {
+        let (info, shndx) = (obj[s + 4], u16_at(s + 6));
+        let kind = match info & 0xf {
+            1 => 'd',
+            2 => 't',
+            _ => continue,
+        };
+        if shndx == 0 {
+            continue;
+        }
+        let name_at = str_off + u32_at(s);
+        let len = obj[name_at..].iter().position(|&b| b == 0).unwrap();
+        let name = String::from_utf8_lossy(&obj[name_at..name_at + len]);
+        let letter = if info >> 4 == 0 {
+            kind
+        } else {
+            kind.to_ascii_uppercase()
+        };
+        out.push(format!("{letter} {name}"));
+    }
+    out.sort_by(|a, b| a[2..].cmp(&b[2..]));
+    out
+}
+
+#[test]
+fn unreferenced_inline_functions_are_not_emitted_at_o0() {
+    // As gcc: at -O0 an internal function nothing refers to is dropped when some
+    // declaration of it says inline (before or after the definition), and kept otherwise
+    // (with what it calls); from -O1 every unreferenced internal function goes.
+    let d = temp_dir("inline-o0");
+    std::fs::write(
+        d.join("t.c"),
+        "static inline int si_unused(void) { return 1; }\n\
+         static int s_unused(void) { return 2; }\n\
+         static inline int si_used(void) { return 3; }\n\
+         static inline int si_addr(void) { return 4; }\n\
+         static int (*const tab)(void) = si_addr;\n\
+         static inline int si_from_si(void) { return 5; }\n\
+         static inline int si_chain(void) { return si_from_si(); }\n\
+         static inline int si_from_s(void) { return 6; }\n\
+         static int s_calls(void) { return si_from_s(); }\n\
+         static int later_inline(void);\n\
+         static inline int later_inline(void) { return 7; }\n\
+         static inline int decl_inline(void);\n\
+         static int decl_inline(void) { return 8; }\n\
+         int main(void) { return si_used(); }\n",
+    )
+    .unwrap();
+    let cases: [(&str, &[&str]); 2] = [
+        (
+            "-O0",
+            &[
+                "T main",
+                "t s_calls",
+                "t s_unused",
+                "t si_addr",
+                "t si_from_s",
+                "t si_used",
+                "d tab",
+            ],
+        ),
+        ("-O1", &["T main", "t si_addr", "t si_used", "d tab"]),
+    ];
+    for (opt, want) in cases {
+        let o = neverc_in(Some(&d), &[opt, "-c", "t.c", "-o", "t.o"], None);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{opt}");
+        let obj = std::fs::read(d.join("t.o")).unwrap();
+        assert_eq!(defined_symbols(&obj), want, "{opt}");
+    }
+    // <sys/io.h>'s unused static inline functions hold port I/O asm: none is emitted.
+    std::fs::write(
+        d.join("io.c"),
+        "#include <sys/io.h>\nint main(void) { return 0; }\n",
+    )
+    .unwrap();
+    let o = neverc_in(Some(&d), &["-O0", "-c", "io.c", "-o", "io.o"], None);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    let obj = std::fs::read(d.join("io.o")).unwrap();
+    assert_eq!(defined_symbols(&obj), ["T main"]);
+}
