@@ -868,6 +868,18 @@ impl<'a> Sema<'a> {
                         let b = self.specs_type(p.specs, false);
                         let pt = self.declarator_type(b, &p.decl, None);
                         let pt = self.adjust_param(pt);
+                        let storage = self.ast.spec(p.specs).storage;
+                        if let (Some(nm), Some(st)) = (p.decl.name, storage) {
+                            if st != Storage::Register {
+                                let pn = self.name(nm);
+                                let len = self.sym_len(nm);
+                                self.error(
+                                    p.decl.loc,
+                                    len,
+                                    format!("storage class specified for parameter '{pn}'"),
+                                );
+                            }
+                        }
                         if let Some(nm) = p.decl.name {
                             self.bind(Ordinary {
                                 name: nm,
@@ -1075,6 +1087,15 @@ impl<'a> Sema<'a> {
                     );
                     continue;
                 }
+            }
+            let global_register = id.asm_label.is_some();
+            if let Some(msg) = self
+                .storage_error(sp, ty, &self.name(name))
+                .filter(|_| !global_register)
+            {
+                let len = self.sym_len(name);
+                self.error(id.decl.loc, len, msg);
+                continue;
             }
             if sp.storage == Some(Storage::Typedef) {
                 if has_attr(&sp.attrs, "aligned", &self.pp.interner)
@@ -1712,6 +1733,30 @@ impl<'a> Sema<'a> {
                     self.func = None;
                 }
             }
+        }
+    }
+
+    /// gcc's errors for storage classes a declaration of `name` cannot have.
+    fn storage_error(&self, sp: &DeclSpecs, ty: TypeId, n: &str) -> Option<String> {
+        let func = matches!(self.types.kind(ty), Kind::Func(_));
+        let file = self.at_file_scope();
+        if func && (sp.thread_local || (!file && sp.storage == Some(Storage::Static))) {
+            return Some(format!("invalid storage class for function '{n}'"));
+        }
+        if func {
+            return None;
+        }
+        match sp.storage {
+            Some(Storage::Auto) if file => {
+                Some(format!("file-scope declaration of '{n}' specifies 'auto'"))
+            }
+            Some(Storage::Register) if file => {
+                Some(format!("register name not specified for '{n}'"))
+            }
+            None | Some(Storage::Auto | Storage::Register) if !file && sp.thread_local => Some(
+                format!("function-scope '{n}' implicitly auto and declared '_Thread_local'"),
+            ),
+            _ => None,
         }
     }
 
