@@ -138,6 +138,12 @@ impl Diagnostics {
         }
     }
 
+    /// A diagnostic was dropped before reaching here (a warning in a system header): so
+    /// are the notes that follow it.
+    pub fn dropped(&mut self) {
+        self.dropped = true;
+    }
+
     /// To standard error.
     pub fn stderr() -> Self {
         Self::new(Box::new(std::io::stderr()))

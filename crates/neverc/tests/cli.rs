@@ -663,3 +663,25 @@ fn unreferenced_inline_functions_are_not_emitted_at_o0() {
     let obj = std::fs::read(d.join("io.o")).unwrap();
     assert_eq!(defined_symbols(&obj), ["T main"]);
 }
+
+#[test]
+fn warning_directive_in_system_header_is_shown_other_warnings_are_not() {
+    let d = temp_dir("syswarn");
+    std::fs::create_dir_all(d.join("sys")).unwrap();
+    std::fs::write(
+        d.join("sys/old.h"),
+        "#warning \"old header\"\nint f(void) { int unused; return 0; }\n",
+    )
+    .unwrap();
+    std::fs::write(d.join("m.c"), "#include <old.h>\n").unwrap();
+    let o = neverc_in(
+        Some(&d),
+        &["-fsyntax-only", "-Wall", "-isystem", "sys", "m.c"],
+        None,
+    );
+    assert_eq!(
+        o.stderr,
+        "In file included from m.c:1:\nsys/old.h:1:2: warning: #warning \"old header\" [-Wcpp]\n    1 | #warning \"old header\"\n      |  ^~~~~~~\n"
+    );
+    assert_eq!(o.code, 0);
+}

@@ -824,7 +824,7 @@ impl Preprocessor {
                 .skip(2)
                 .any(|t| self.interner.get(t.sym) == b"3")
             {
-                self.frames.last_mut().unwrap().system = true;
+                self.mark_system();
             }
         }
         self.events.push(Event::Line {
@@ -887,7 +887,7 @@ impl Preprocessor {
                         .with_len(13),
                     );
                 } else {
-                    self.frames.last_mut().unwrap().system = true;
+                    self.mark_system();
                     let f = self.frames.last().unwrap().file;
                     let (line, _) = self
                         .sm

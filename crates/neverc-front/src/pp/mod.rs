@@ -174,6 +174,9 @@ pub struct Preprocessor {
     pub opts: PpOptions,
     macros: FxHashMap<Symbol, Macro>,
     frames: Vec<Frame>,
+    /// Files read as system headers, for diagnostics reported after they were read
+    /// (semantic analysis).
+    system_files: crate::token::FxHashSet<FileId>,
     contexts: Vec<Context>,
     events: Vec<Event>,
     /// Non-zero while reading a macro's arguments (or looking for its `(`): the end of a
@@ -230,6 +233,7 @@ impl Preprocessor {
             opts,
             macros: FxHashMap::default(),
             frames: Vec::new(),
+            system_files: Default::default(),
             contexts: Vec::new(),
             events: Vec::new(),
             collecting_args: 0,
@@ -291,10 +295,11 @@ impl Preprocessor {
     }
 
     pub fn report(&mut self, d: Diagnostic) {
-        // Warnings in system headers are not shown (as gcc does).
-        if d.level == Level::Warning {
+        // Warnings in system headers are not shown (as gcc does), but for `#warning`'s.
+        if d.level == Level::Warning && d.option != Some("cpp") {
             if let Some(loc) = d.loc {
                 if self.is_system(loc.file) {
+                    self.diags.dropped();
                     return;
                 }
             }
@@ -302,13 +307,20 @@ impl Preprocessor {
         self.diags.report(&self.sm, d);
     }
 
-    /// Is `file`, while it is being read, a system header (warnings in it are not shown)?
+    /// The file being read is a system header from here on (`#pragma GCC system_header`).
+    pub(crate) fn mark_system(&mut self) {
+        let f = self.frames.last_mut().unwrap();
+        f.system = true;
+        self.system_files.insert(f.file);
+    }
+
+    /// Is `file` a system header (warnings in it are not shown)? While it is being read,
+    /// as its frame says; after, if it was read as one.
     pub fn is_system(&self, file: FileId) -> bool {
-        self.frames
-            .iter()
-            .rev()
-            .find(|f| f.file == file)
-            .is_some_and(|f| f.system)
+        match self.frames.iter().rev().find(|f| f.file == file) {
+            Some(f) => f.system,
+            None => self.system_files.contains(&file),
+        }
     }
 
     /// Events since the last call (file changes, pragmas), in stream order.
@@ -404,6 +416,9 @@ impl Preprocessor {
     fn push_frame(&mut self, id: FileId, dir_index: Option<usize>, system: bool, forced: bool) {
         let text = self.sm.file(id).text.clone();
         let lexer = Lexer::new(id, text, self.opts.lex);
+        if system {
+            self.system_files.insert(id);
+        }
         self.frames.push(Frame {
             file: id,
             lexer,

@@ -346,6 +346,9 @@ impl<'a> Sema<'a> {
             if p.suppress_all || warning.is_some_and(|o| !o.is_empty() && p.disabled.contains(o)) {
                 return;
             }
+            if self.pp.is_system(loc.file) {
+                return;
+            }
         }
         if self.pp.diags.stop {
             return;
