@@ -685,3 +685,40 @@ fn warning_directive_in_system_header_is_shown_other_warnings_are_not() {
     );
     assert_eq!(o.code, 0);
 }
+
+#[test]
+fn port_io_inline_asm_is_assembled() {
+    // <sys/io.h>'s functions (compile only: port I/O needs privileges to run), and "Nd"
+    // ports: a constant in 0..255 is an immediate, a larger one goes in %dx.
+    let d = temp_dir("port-io");
+    std::fs::write(
+        d.join("t.c"),
+        "#include <sys/io.h>\n\
+         unsigned char rb(unsigned short p) { return inb(p); }\n\
+         void wl(unsigned short p, unsigned v) { outl(v, p); }\n\
+         void rs(unsigned short p, void *b, unsigned long n) { insw(p, b, n); }\n\
+         unsigned char k80(void) { unsigned char v; asm volatile(\"inb %w1, %0\" : \"=a\"(v) : \"Nd\"(0x80)); return v; }\n\
+         unsigned char k3f8(void) { unsigned char v; asm volatile(\"inb %w1, %0\" : \"=a\"(v) : \"Nd\"(0x3f8)); return v; }\n",
+    )
+    .unwrap();
+    for opt in ["-O0", "-O1"] {
+        let o = neverc_in(Some(&d), &[opt, "-c", "t.c", "-o", "t.o"], None);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{opt}");
+        let o = neverc_in(Some(&d), &[opt, "-S", "t.c", "-o", "-"], None);
+        assert_eq!((o.code, o.stderr.as_str()), (0, ""), "{opt}");
+        for want in [
+            "#APP\n\tinb %dx, %al\n#NO_APP\n",
+            "#APP\n\toutl %eax, %dx\n#NO_APP\n",
+            "#APP\n\tcld\n\trep; insw\n#NO_APP\n",
+            "#APP\n\tinb $128, %al\n#NO_APP\n",
+        ] {
+            assert!(o.stdout.contains(want), "{opt}: {want}\n{}", o.stdout);
+        }
+        let k3f8 = asm_body(&o.stdout, "k3f8");
+        assert!(
+            k3f8.contains(&"movl $1016, %edx".to_string())
+                && k3f8.contains(&"inb %dx, %al".to_string()),
+            "{opt}: {k3f8:?}"
+        );
+    }
+}

@@ -157,6 +157,8 @@ pub struct Parser<'a> {
     /// Numeric labels referenced forward (`1f`) before their definition.
     numeric_fwd: HashMap<u32, Label>,
     out: Vec<Inst>,
+    /// The statement's prefix was a statement of its own (`rep; insw`, not `rep insw`).
+    prefix_alone: bool,
 }
 
 /// Parses AT&T text to instructions; `new_label` gives fresh labels for the text's own.
@@ -177,6 +179,7 @@ pub fn parse_with_operands(
         numeric_back: HashMap::new(),
         numeric_fwd: HashMap::new(),
         out: Vec::new(),
+        prefix_alone: false,
     };
     let mut prefix: Option<String> = None;
     for line in text.split(['\n', ';']) {
@@ -220,10 +223,12 @@ pub fn parse_with_operands(
                 Some(k) => (&ops[..k], ops[k..].trim()),
                 None => (ops, ""),
             };
+            p.prefix_alone = false;
             p.statement(Some(&mn_l), &m2.to_ascii_lowercase(), o2, ops)?;
             continue;
         }
         let pf = prefix.take();
+        p.prefix_alone = pf.is_some();
         p.statement(pf.as_deref(), &mn_l, ops, rest)?;
     }
     if let Some(pf) = prefix {
@@ -444,9 +449,16 @@ impl Parser<'_> {
         }
         let jump = mn == "jmp" || (mn.starts_with('j') && cond_by_name(&mn[1..]).is_some());
         let mut ops = Vec::new();
+        // gas also writes the port register of in/out as `(%dx)`.
+        let port = split_suffix(mn, &["in", "out"]).is_some();
         if !ops_text.is_empty() {
             for t in split_operands(ops_text) {
-                ops.push(self.operand(&t, jump)?);
+                let t = if port && t.trim() == "(%dx)" {
+                    "%dx"
+                } else {
+                    &t
+                };
+                ops.push(self.operand(t, jump)?);
             }
         }
         // `lock` before anything but cmpxchg/xadd (which have locked forms of their own)
@@ -521,10 +533,26 @@ impl Parser<'_> {
                 return match (mn, ops) {
                     ("movsb", []) if prefix == Some("rep") => Some(Inst::RepMovsb),
                     ("stosb", []) if prefix == Some("rep") => Some(Inst::RepStosb),
+                    (_, []) if prefix == Some("rep") => port_string(
+                        mn,
+                        if self.prefix_alone {
+                            RepPrefix::Alone
+                        } else {
+                            RepPrefix::Joined
+                        },
+                    ),
                     _ => None,
                 };
             }
             None => {}
+        }
+        if let Some(i) = port_io(mn, ops) {
+            return Some(i);
+        }
+        if ops.is_empty() {
+            if let Some(i) = port_string(mn, RepPrefix::None) {
+                return Some(i);
+            }
         }
         // No operands.
         if ops.is_empty() {
@@ -902,6 +930,49 @@ fn split_suffix<'m>(mn: &'m str, bases: &[&'static str]) -> Option<(&'m str, Opt
     None
 }
 
+/// `ins`/`outs` with a size suffix (gas's operand-free spelling).
+fn port_string(mn: &str, rep: RepPrefix) -> Option<Inst> {
+    let (base, size) = split_suffix(mn, &["ins", "outs"])?;
+    let size = size.filter(|&s| s != Size::S64)?;
+    Some(Inst::PortString {
+        out: base == "outs",
+        size,
+        rep,
+    })
+}
+
+/// `in`/`out` in gas's spellings: `inb %dx, %al`, `in $0x80, %al`, `outw %ax, %dx`, and
+/// the one-operand `inb %dx`, `outl $0x80` (the accumulator implied by the suffix). The
+/// registers may be operand placeholders (the encoder checks they became dx and al/ax/eax).
+fn port_io(mn: &str, ops: &[Opnd]) -> Option<Inst> {
+    let (base, suffix) = split_suffix(mn, &["in", "out"])?;
+    let out = base == "out";
+    let placeholder = |g: Gpr| g.0 & OPERAND_REG != 0;
+    let port_of = |o: &Opnd| match *o {
+        Opnd::Gpr(g, Size::S16) if g == Gpr::RDX || placeholder(g) => Some(Port::Dx(g)),
+        Opnd::Imm(n) => u8::try_from(n).ok().map(Port::Imm),
+        _ => None,
+    };
+    let acc_of = |o: &Opnd| match *o {
+        Opnd::Gpr(g, s) if g == Gpr::RAX || placeholder(g) => Some((g, s)),
+        _ => None,
+    };
+    let (port, acc, size) = match (ops, out) {
+        ([p], _) => (port_of(p)?, Gpr::RAX, suffix?),
+        ([p, a], false) | ([a, p], true) => {
+            let (acc, s) = acc_of(a)?;
+            (port_of(p)?, acc, agree(suffix, &[Some(s)])?)
+        }
+        _ => return None,
+    };
+    (size != Size::S64).then_some(Inst::PortIo {
+        out,
+        size,
+        acc,
+        port,
+    })
+}
+
 /// The operation size: the suffix and every register operand agree.
 fn agree(suffix: Option<Size>, regs: &[Option<Size>]) -> Option<Size> {
     let mut size = suffix;
@@ -1015,7 +1086,8 @@ fn known_mnemonic(mn: &str) -> bool {
         "mov", "movabs", "lea", "xchg", "push", "pop", "add", "or", "adc", "sbb", "and", "sub",
         "xor", "cmp", "test", "imul", "not", "neg", "mul", "div", "idiv", "inc", "dec", "rol",
         "ror", "shl", "sal", "shr", "sar", "bswap", "bsf", "bsr", "popcnt", "lzcnt", "tzcnt",
-        "cmpxchg", "xadd", "movd", "movq", "jmp", "call", "movsb", "stosb",
+        "cmpxchg", "xadd", "movd", "movq", "jmp", "call", "movsb", "stosb", "in", "out", "ins",
+        "outs",
     ];
     KNOWN.contains(&mn)
         || split_suffix(mn, KNOWN).is_some()
@@ -1159,6 +1231,68 @@ mod tests {
         assert_eq!(
             hex("loop: incl %ecx; cmpl $3, %ecx; jne loop"),
             "ff c1 83 f9 03 75 f9"
+        );
+    }
+
+    #[test]
+    fn port_io_in_gas_spellings() {
+        // Bytes as GNU as gives them.
+        assert_eq!(hex("inb %dx, %al"), "ec");
+        assert_eq!(hex("inw %dx, %ax"), "66 ed");
+        assert_eq!(hex("inl %dx, %eax"), "ed");
+        assert_eq!(hex("inb $0x80, %al"), "e4 80");
+        assert_eq!(hex("inw $0x80, %ax"), "66 e5 80");
+        assert_eq!(hex("inl $255, %eax"), "e5 ff");
+        assert_eq!(hex("outb %al, %dx"), "ee");
+        assert_eq!(hex("outw %ax, %dx"), "66 ef");
+        assert_eq!(hex("outl %eax, %dx"), "ef");
+        assert_eq!(hex("outb %al, $0x80"), "e6 80");
+        assert_eq!(hex("outw %ax, $0x80"), "66 e7 80");
+        assert_eq!(hex("outl %eax, $0x80"), "e7 80");
+        // The one-operand shorthand, the size from the registers, `(%dx)`.
+        assert_eq!(hex("inb %dx"), "ec");
+        assert_eq!(hex("inw %dx"), "66 ed");
+        assert_eq!(hex("outl %dx"), "ef");
+        assert_eq!(hex("inb $0x80"), "e4 80");
+        assert_eq!(hex("outb $0x80"), "e6 80");
+        assert_eq!(hex("in %dx, %al"), "ec");
+        assert_eq!(hex("in $1, %eax"), "e5 01");
+        assert_eq!(hex("out %ax, %dx"), "66 ef");
+        assert_eq!(hex("in (%dx), %al"), "ec");
+        assert_eq!(hex("out %al, (%dx)"), "ee");
+        // String forms, alone, with `rep` joined (F3 after 66) and `rep` alone (before).
+        assert_eq!(hex("insb\n insw\n insl"), "6c 66 6d 6d");
+        assert_eq!(hex("outsb; outsw; outsl"), "6e 66 6f 6f");
+        assert_eq!(hex("rep insb"), "f3 6c");
+        assert_eq!(hex("rep insw"), "66 f3 6d");
+        assert_eq!(hex("rep outsl"), "f3 6f");
+        assert_eq!(hex("rep; outsw"), "f3 66 6f");
+        assert_eq!(hex("cld ; rep ; insw"), "fc f3 66 6d");
+    }
+
+    #[test]
+    fn port_io_refusals() {
+        for bad in [
+            "inb %dx, %bl",
+            "inb %cx, %al",
+            "inl %dx, %al",
+            "inq %dx, %rax",
+            "inb $256, %al",
+            "outb %dx, %al",
+            "in %dx",
+            "insq",
+        ] {
+            let mn = bad.split(' ').next().unwrap();
+            assert_eq!(
+                parse_plain(bad).unwrap_err().0,
+                format!(
+                    "neverc cannot assemble '{bad}' in inline asm yet (no form of '{mn}' takes these operands)"
+                ),
+            );
+        }
+        assert_eq!(
+            parse_plain("repe insb").unwrap_err().0,
+            "neverc cannot assemble 'insb' in inline asm yet (no form of 'insb' takes these operands)"
         );
     }
 

@@ -1103,6 +1103,44 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             sink.put(op.info().0);
             Ok(())
         }
+        PortIo {
+            out,
+            size,
+            acc,
+            port,
+        } => {
+            if size == Size::S64 || acc != Gpr::RAX {
+                return Err(err(i, "in/out take al, ax or eax"));
+            }
+            // E4/E5 in imm8, E6/E7 out imm8, EC/ED in dx, EE/EF out dx (+1: not 8-bit).
+            let wide = u8::from(size != Size::S8);
+            let out = u8::from(out) * 2;
+            let mut p = match port {
+                Port::Imm(n) => {
+                    let mut p = Parts::new(&[0xE4 + out + wide]);
+                    p.imm = ImmArg::Val(n as i64, 1);
+                    p
+                }
+                Port::Dx(Gpr::RDX) => Parts::new(&[0xEC + out + wide]),
+                Port::Dx(_) => return Err(err(i, "the port register is dx")),
+            };
+            p.p66 = size == Size::S16;
+            emit(i, sink, p)
+        }
+        PortString { out, size, rep } => {
+            if size == Size::S64 {
+                return Err(err(i, "ins/outs move 8, 16 or 32 bits"));
+            }
+            // 6C/6D ins, 6E/6F outs.
+            let mut p = Parts::new(&[0x6C + u8::from(out) * 2 + u8::from(size != Size::S8)]);
+            p.p66 = size == Size::S16;
+            match rep {
+                RepPrefix::None => {}
+                RepPrefix::Joined => p.rep = Some(0xF3),
+                RepPrefix::Alone => sink.put(&[0xF3]),
+            }
+            emit(i, sink, p)
+        }
     }
 }
 

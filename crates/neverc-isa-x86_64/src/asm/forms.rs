@@ -165,7 +165,7 @@ fn xmm_pairs() -> Vec<(Xmm, Xmm)> {
 const WIDE: [Size; 3] = [Size::S16, Size::S32, Size::S64];
 
 /// The number of `Inst` variants; `representatives` must list exactly one of each.
-pub const VARIANTS: usize = 46;
+pub const VARIANTS: usize = 48;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -334,6 +334,17 @@ pub fn representatives() -> Vec<Inst> {
         },
         X87 { op: X87Op::Fchs },
         Plain { op: PlainOp::Cpuid },
+        PortIo {
+            out: false,
+            size: Size::S8,
+            acc: Gpr::RAX,
+            port: Port::Dx(Gpr::RDX),
+        },
+        PortString {
+            out: false,
+            size: Size::S8,
+            rep: RepPrefix::None,
+        },
     ]
 }
 
@@ -963,6 +974,38 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
         Plain { .. } => {
             for op in PlainOp::ALL {
                 out.push(Plain { op });
+            }
+        }
+        PortIo { .. } => {
+            for out_ in [false, true] {
+                for size in [Size::S8, Size::S16, Size::S32] {
+                    for port in [
+                        Port::Dx(Gpr::RDX),
+                        Port::Imm(0),
+                        Port::Imm(0x80),
+                        Port::Imm(255),
+                    ] {
+                        out.push(PortIo {
+                            out: out_,
+                            size,
+                            acc: Gpr::RAX,
+                            port,
+                        });
+                    }
+                }
+            }
+        }
+        PortString { .. } => {
+            for out_ in [false, true] {
+                for size in [Size::S8, Size::S16, Size::S32] {
+                    for rep in [RepPrefix::None, RepPrefix::Joined, RepPrefix::Alone] {
+                        out.push(PortString {
+                            out: out_,
+                            size,
+                            rep,
+                        });
+                    }
+                }
             }
         }
     }

@@ -730,6 +730,26 @@ impl X87RegOp {
     }
 }
 
+/// The port of `in`/`out`: %dx (a register field, so an inline-asm placeholder can name it;
+/// it must end up as rdx) or an 8-bit immediate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Port {
+    Dx(Gpr),
+    Imm(u8),
+}
+
+/// How a `rep` prefix was written before `ins`/`outs`: gas puts the prefix of `rep insw`
+/// after the operand-size prefix (66 F3 6D) but emits a `rep` written as a statement of its
+/// own (`rep; insw`) where it stands (F3 66 6D).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RepPrefix {
+    None,
+    /// `rep insw`
+    Joined,
+    /// `rep; insw`
+    Alone,
+}
+
 /// x87 operations without operands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum X87Op {
@@ -1100,6 +1120,22 @@ pub enum Inst {
     Plain {
         op: PlainOp,
     },
+    /// Port I/O (inline asm only): `in` reads the port into the accumulator `acc` (al, ax or
+    /// eax by `size`), `out` writes it there. `acc` is a register field so that a
+    /// placeholder can name it; it must end up as rax.
+    PortIo {
+        out: bool,
+        size: Size,
+        acc: Gpr,
+        port: Port,
+    },
+    /// `ins` (port %dx to (%rdi)) or `outs` ((%rsi) to port %dx), 8/16/32 bits, optionally
+    /// repeated rcx times.
+    PortString {
+        out: bool,
+        size: Size,
+        rep: RepPrefix,
+    },
 }
 
 /// The encoder could not represent an instruction (an internal error of the caller).
@@ -1227,6 +1263,12 @@ impl Inst {
                 g(dst);
             }
             X87Mem { mem, .. } => m(mem),
+            PortIo { acc, port, .. } => {
+                g(acc);
+                if let Port::Dx(dx) = port {
+                    g(dx);
+                }
+            }
             SignExtendDx { .. }
             | SignExtendAx { .. }
             | Mfence
@@ -1241,7 +1283,8 @@ impl Inst {
             | Nop
             | X87Reg { .. }
             | X87 { .. }
-            | Plain { .. } => {}
+            | Plain { .. }
+            | PortString { .. } => {}
         }
     }
 

@@ -314,5 +314,31 @@ pub fn print(
         }
         X87 { op } => op.info().1.to_string(),
         Plain { op } => op.info().1.to_string(),
+        PortIo {
+            out,
+            size,
+            acc,
+            port,
+        } => {
+            let port = match port {
+                Port::Dx(r) => r.name(Size::S16).to_string(),
+                Port::Imm(n) => format!("${n}"),
+            };
+            let acc = acc.name(*size);
+            if *out {
+                format!("out{} {acc}, {port}", size.suffix())
+            } else {
+                format!("in{} {port}, {acc}", size.suffix())
+            }
+        }
+        PortString { out, size, rep } => {
+            let rep = match rep {
+                RepPrefix::None => "",
+                RepPrefix::Joined => "rep ",
+                RepPrefix::Alone => "rep; ",
+            };
+            let name = if *out { "outs" } else { "ins" };
+            format!("{rep}{name}{}", size.suffix())
+        }
     }
 }

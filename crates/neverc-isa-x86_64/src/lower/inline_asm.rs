@@ -32,6 +32,22 @@ const FIXED: [(char, u8); 6] = [('a', 0), ('b', 3), ('c', 1), ('d', 2), ('S', 6)
 const ANY_GPR: &str = "rqQRlg";
 const IMM: &str = "inIJKLMNeZEFGHsX";
 
+/// Whether the constant `c` may be an immediate for one of `constraint`'s letters: `i`
+/// and `n` any value; gcc's x86 ranges for `I` (0..31), `J` (0..63), `K` (signed 8-bit),
+/// `M` (0..3) and `N` (0..255, an in/out port: `"Nd"(0x3f8)` goes in %dx); the other
+/// immediate letters a value that fits 32 bits sign-extended.
+fn imm_allowed(constraint: &str, c: i64) -> bool {
+    constraint.chars().any(|l| match l {
+        'i' | 'n' => true,
+        'I' => (0..=31).contains(&c),
+        'J' => (0..=63).contains(&c),
+        'K' => (-128..=127).contains(&c),
+        'M' => (0..=3).contains(&c),
+        'N' => (0..=255).contains(&c),
+        _ => (IMM.contains(l) || l == 'g') && fits32(c),
+    })
+}
+
 /// The x87 stack depth a constraint names: `t` is st(0), `u` st(1).
 fn x87_depth(letters: &str) -> Option<u8> {
     if letters.contains('t') {
@@ -210,9 +226,8 @@ impl<'a> Lower<'a> {
                     }
                     let allows_imm = o.constraint.chars().any(|c| IMM.contains(c) || c == 'g');
                     if allows_imm {
-                        if let Some(c) = self.const_of(v).filter(|&c| {
-                            fits32(c) || o.constraint.contains('n') || o.constraint.contains('i')
-                        }) {
+                        if let Some(c) = self.const_of(v).filter(|&c| imm_allowed(&o.constraint, c))
+                        {
                             subs[j] = Some(Sub::Imm(c));
                             continue;
                         }
@@ -847,7 +862,9 @@ impl<'a> Lower<'a> {
                 format!("%?{idx}{w}")
             }
             (Sub::Xmm { idx }, None | Some('x')) => format!("%?{idx}x"),
-            (Sub::Imm(v), None) => format!("${v}"),
+            // The register-width modifiers leave an immediate as it is (gcc: `inb %w1, %0`
+            // with an "N" port gives `inb $128, %al`).
+            (Sub::Imm(v), None | Some('b' | 'w' | 'k' | 'q' | 'h')) => format!("${v}"),
             (Sub::Imm(v), Some('c' | 'P' | 'a')) => v.to_string(),
             (Sub::Imm(v), Some('n')) => v.wrapping_neg().to_string(),
             (Sub::Mem(m), None) => m.clone(),
