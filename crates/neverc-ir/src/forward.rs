@@ -241,7 +241,10 @@ pub fn forward_slots(f: &mut Function) -> bool {
                             let o = (o + offset as i64) as usize;
                             let n = t.bytes() as usize;
                             for k in 0..n {
-                                bytes[o + k] = if matches!(t, Type::F80 | Type::I128 | Type::F128) {
+                                bytes[o + k] = if matches!(
+                                    t,
+                                    Type::F80 | Type::I128 | Type::F128 | Type::V128
+                                ) {
                                     Byte::Unknown
                                 } else {
                                     Byte::Of(value, k as u8)
@@ -371,7 +374,9 @@ pub fn forward_slots(f: &mut Function) -> bool {
 /// some byte is unknown or the pieces cannot be combined.
 fn compose(f: &mut Function, ty: Type, bytes: &[Byte], out: &mut Vec<Inst>) -> Option<Value> {
     let n = bytes.len();
-    if bytes.contains(&Byte::Unknown) || matches!(ty, Type::F80 | Type::I128 | Type::F128) {
+    if bytes.contains(&Byte::Unknown)
+        || matches!(ty, Type::F80 | Type::I128 | Type::F128 | Type::V128)
+    {
         return None;
     }
     // All from one place of other memory: load it from there.

@@ -62,6 +62,10 @@ pub enum Type {
     F80,
     /// IEEE binary128.
     F128,
+    /// 16 opaque bytes carried in a vector register (a 16-byte vector or record piece
+    /// passed or returned in one xmm register). Only loaded, stored, passed, returned and
+    /// carried as a block argument: never computed on.
+    V128,
     Ptr,
 }
 
@@ -73,7 +77,7 @@ impl Type {
         )
     }
     pub fn is_float(self) -> bool {
-        !self.is_int()
+        !self.is_int() && self != Type::V128
     }
     /// Size in bytes (`Ptr` as 8; targets with 32-bit pointers ask their data model).
     pub fn bytes(self) -> u32 {
@@ -83,7 +87,7 @@ impl Type {
             Type::I32 | Type::F32 => 4,
             Type::I64 | Type::F64 | Type::Ptr => 8,
             Type::F80 => 10,
-            Type::I128 | Type::F128 => 16,
+            Type::I128 | Type::F128 | Type::V128 => 16,
         }
     }
     /// The integer type of `n` bytes (1, 2, 4, 8, 16).
@@ -109,6 +113,7 @@ impl Type {
             Type::F64 => "f64",
             Type::F80 => "f80",
             Type::F128 => "f128",
+            Type::V128 => "v128",
             Type::Ptr => "ptr",
         }
     }

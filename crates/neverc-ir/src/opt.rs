@@ -148,10 +148,11 @@ pub fn mem2reg(f: &mut Function) {
     }
     for (s, t) in ty.iter().enumerate() {
         match t {
-            // x87 and binary128 values stay in memory (the back end keeps them there).
+            // x87 and binary128 values stay in memory (the back end keeps them there), and
+            // so do 16-byte register pieces (nothing but loads and stores handles them).
             Some(t)
                 if ok[s]
-                    && !matches!(t, Type::F80 | Type::F128)
+                    && !matches!(t, Type::F80 | Type::F128 | Type::V128)
                     && u64::from(t.bytes()) <= f.slots[s].size => {}
             _ => ok[s] = false,
         }

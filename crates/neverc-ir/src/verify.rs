@@ -163,6 +163,22 @@ pub fn verify(f: &Function) -> Result<(), VerifyError> {
             if let Some(m) = msg {
                 return err(bi, Some(i), m.into());
             }
+            // A v128 is only carried: loaded, stored, passed, returned, a block argument.
+            if !matches!(
+                op,
+                Op::Load { .. }
+                    | Op::Store { .. }
+                    | Op::Call { .. }
+                    | Op::Return(_)
+                    | Op::Jump(_)
+                    | Op::Branch { .. }
+            ) {
+                let mut wide = f.inst_results(i).iter().any(|&r| ty(r) == Some(Type::V128));
+                op.for_each_operand(|x| wide |= ty(x) == Some(Type::V128));
+                if wide {
+                    return err(bi, Some(i), "a v128 value used other than carried".into());
+                }
+            }
             let calls: Vec<&BlockCall> = match op {
                 Op::Jump(c) => vec![c],
                 Op::Branch { then, els, .. } => vec![then, els],

@@ -587,6 +587,8 @@ impl<'a> Gen<'a> {
             Type::F32 | Type::F64 => self.float_kind_type(FloatK::Double),
             Type::F80 => self.float_kind_type(FloatK::LongDouble),
             Type::F128 => self.float_kind_type(FloatK::Float128),
+            // Never the value of an expression (only a call's piece carrier).
+            Type::V128 => self.t.types.int(I::Int128),
             Type::Ptr => {
                 let v = self.t.types.void();
                 self.t.types.pointer(v)
@@ -2156,15 +2158,6 @@ impl<'a> Gen<'a> {
         vals: &[Rv],
         ret: TypeId,
     ) -> Rv {
-        if plan
-            .arguments
-            .iter()
-            .chain(plan.returns.iter())
-            .any(|l| self.piece_too_wide(l))
-        {
-            let loc = self.cur_loc;
-            self.refuse(loc, "passing vectors wider than 8 bytes in registers");
-        }
         let mut ir_args = Vec::new();
         let mut arg_mem = Vec::new();
         // Aggregates and wide scalars go through a padded temporary copy.
@@ -2299,7 +2292,11 @@ impl<'a> Gen<'a> {
             return Rv::Void;
         }
         match scalar_ret {
-            Some(st) if ret_locs.len() == 1 && !ret_locs[0].flags.contains(Flags::SRET_OUT) => {
+            Some(st)
+                if ret_locs.len() == 1
+                    && !ret_locs[0].flags.contains(Flags::SRET_OUT)
+                    && res_tys[0] != Type::V128 =>
+            {
                 let mut v = results[0];
                 let vt = res_tys[0];
                 if vt != st && vt.is_int() && st.is_int() && vt.bytes() > st.bytes() {
@@ -2308,7 +2305,8 @@ impl<'a> Gen<'a> {
                 Rv::Scalar(v)
             }
             Some(st) => {
-                // A scalar returned in pieces (__int128) or in memory.
+                // A scalar returned in pieces (__int128), in memory or as 16 opaque
+                // bytes (__float128).
                 let slot = self.b().add_slot(16, 16);
                 let a = self.b().slot_addr(slot);
                 for (l, &v) in ret_locs.iter().zip(&results) {

@@ -185,18 +185,6 @@ impl<'a> Gen<'a> {
                 return;
             }
         };
-        if plan
-            .arguments
-            .iter()
-            .chain(plan.returns.iter())
-            .any(|l| self.piece_too_wide(l))
-        {
-            self.refuse(
-                decl.loc,
-                "functions taking or returning vectors wider than 8 bytes in registers",
-            );
-            return;
-        }
         let mut b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
         b.reserve(self.inst_hint);
         if let Some(&a) = self.t.func_align.get(&o) {
@@ -460,6 +448,11 @@ impl<'a> Gen<'a> {
                     // A scalar in one location, possibly widened: narrow it back.
                     let mut v = pieces[0].1;
                     let vt = self.b().func.value_type(v);
+                    if vt == Type::V128 {
+                        // __float128's 16 bytes, stored as they came.
+                        self.b().store(v, addr, 0, MemFlags::aligned(1));
+                        continue;
+                    }
                     if vt != st && vt.is_int() && st.is_int() && vt.bytes() > st.bytes() {
                         v = self.b().conv(ConvOp::Trunc, v, st);
                     }

@@ -163,15 +163,6 @@ impl<'a> Gen<'a> {
             .is_some_and(|x| matches!(x.class, RegClass::Vector | RegClass::Float))
     }
 
-    /// A register piece wider than any IR type but x87's (a 16-byte vector in an xmm
-    /// register): not lowered yet.
-    pub fn piece_too_wide(&self, loc: &Location) -> bool {
-        matches!(loc.place, Place::Reg(_))
-            && loc.size > 8
-            && !loc.flags.contains(neverc_abi::Flags::BYREF)
-            && self.piece_type(loc, None) != Type::F80
-    }
-
     /// The machine type that carries one piece of a value in its plan location: scalars
     /// keep their own type (widened as the location's flags ask); aggregate pieces use the
     /// integer or float type of the register class.
@@ -202,8 +193,12 @@ impl<'a> Gen<'a> {
             RegClass::Float | RegClass::Vector => {
                 if loc.size <= 4 {
                     Type::F32
-                } else {
+                } else if loc.size <= 8 {
                     Type::F64
+                } else {
+                    // A whole 16-byte register (a vector, an SSE+SSEUP pair, __float128),
+                    // only carried between memory and the register.
+                    Type::V128
                 }
             }
             RegClass::X87 => Type::F80,

@@ -272,7 +272,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         for item in out.block_insts_and_edits(vc, regalloc2::Block::new(b)) {
             match item {
                 InstOrEdit::Edit(Edit::Move { from, to }) => {
-                    emit_move(&mut insts, *from, *to, &spill_off);
+                    emit_move(&mut insts, *from, *to, &spill_off, vc.wide_float);
                 }
                 InstOrEdit::Inst(ix) => {
                     let vi = &vc.insts[ix.index()];
@@ -541,6 +541,7 @@ fn emit_move(
     from: Allocation,
     to: Allocation,
     spill_off: &dyn Fn(usize) -> i32,
+    wide_float: bool,
 ) {
     let slot = |a: Allocation| Mem::base(Gpr::RBP, spill_off(a.as_stack().unwrap().index()));
     let class = from
@@ -575,6 +576,9 @@ fn emit_move(
             };
             let op = if from.is_reg() && to.is_reg() {
                 XmmMovOp::Movaps
+            } else if wide_float {
+                // 16-byte slots (VCode::wide_float), not necessarily 16-aligned.
+                XmmMovOp::Movups
             } else {
                 XmmMovOp::Movsd
             };

@@ -322,7 +322,8 @@ pub fn lower_function(
         asm_saved: l.asm_saved.clone(),
     };
     let next_label = l.next_label;
-    let vcode = VCode::new(l.blocks, l.nvregs);
+    let mut vcode = VCode::new(l.blocks, l.nvregs);
+    vcode.wide_float = f.values.iter().any(|v| v.ty == Type::V128);
     Ok(Lowered {
         vcode,
         frame,
@@ -350,7 +351,8 @@ impl<'a> Lower<'a> {
 
     fn class_of(ty: Type) -> RegClass {
         // A `_Float16` lives in an xmm register, as the psABI passes it (low 16 bits).
-        if matches!(ty, Type::F16 | Type::F32 | Type::F64) {
+        // A `v128` is a whole xmm register.
+        if matches!(ty, Type::F16 | Type::F32 | Type::F64 | Type::V128) {
             RegClass::Float
         } else {
             RegClass::Int
@@ -3828,13 +3830,13 @@ fn load_into(b: &mut B, ty: Type, m: Mem, v: VReg) {
                 dst: d,
             });
         }
-        Type::F32 | Type::F64 => {
+        Type::F32 | Type::F64 | Type::V128 => {
             let d = b.def_x(v);
             b.i(Inst::XmmMov {
-                op: if ty == Type::F32 {
-                    XmmMovOp::Movss
-                } else {
-                    XmmMovOp::Movsd
+                op: match ty {
+                    Type::F32 => XmmMovOp::Movss,
+                    Type::F64 => XmmMovOp::Movsd,
+                    _ => XmmMovOp::Movups,
                 },
                 src: XmmMem::Mem(m),
                 dst: XmmMem::Xmm(d),
@@ -3877,10 +3879,10 @@ fn store_from(b: &mut B, ty: Type, src: StoreSrc, m: Mem) {
             });
         }
         StoreSrc::Xmm(x) => b.i(Inst::XmmMov {
-            op: if ty == Type::F32 {
-                XmmMovOp::Movss
-            } else {
-                XmmMovOp::Movsd
+            op: match ty {
+                Type::F32 => XmmMovOp::Movss,
+                Type::V128 => XmmMovOp::Movups,
+                _ => XmmMovOp::Movsd,
             },
             src: XmmMem::Xmm(x),
             dst: XmmMem::Mem(m),

@@ -117,6 +117,10 @@ pub struct VCode {
     pub block_params: Vec<Vec<VReg>>,
     pub branch_args: Vec<Vec<Vec<VReg>>>,
     pub num_vregs: usize,
+    /// Whether some float-class value is a whole 16-byte register (an IR `v128`): then
+    /// every float-class spill slot is 16 bytes and moved whole (regalloc2's edits know
+    /// only the class); otherwise 8 bytes, as scalars need.
+    pub wide_float: bool,
 }
 
 impl VCode {
@@ -148,6 +152,7 @@ impl VCode {
             block_preds,
             block_params,
             branch_args,
+            wide_float: false,
             num_vregs,
         }
     }
@@ -197,8 +202,17 @@ impl regalloc2::Function for VCode {
     fn num_vregs(&self) -> usize {
         self.num_vregs
     }
-    fn spillslot_size(&self, _regclass: RegClass) -> usize {
-        1
+    fn spillslot_size(&self, regclass: RegClass) -> usize {
+        if self.wide_float && regclass == RegClass::Float {
+            2
+        } else {
+            1
+        }
+    }
+    /// Slot `n` lies below slot `n - 1` in the frame (emit.rs): a two-slot spill is named
+    /// by its lower address, where its 16 bytes start.
+    fn multi_spillslot_named_by_last_slot(&self) -> bool {
+        true
     }
 }
 

@@ -54,9 +54,6 @@ const PER_FILE: usize = 200;
 /// `arg`, `va` (a variadic argument), `ret` or `sig`, see `abi_two/cases.rs`); a `*`
 /// position matches every position.
 const EXCLUDED: &[(&str, &str)] = &[
-    // Vectors of 16 bytes (and records whose eightbytes are SSE+SSEUP) in xmm registers;
-    // other vectors are checked.
-    ("*:wide_xmm_piece", "F2"),
     // Not a neverc bug: gcc's own callee crashes (see G1).
     ("va:record_align16_in_gpr", "G1"),
 ];

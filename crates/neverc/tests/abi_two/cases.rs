@@ -374,7 +374,7 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
             tags.insert("ret:misaligned_union_member".into());
         }
         // A piece of more than 8 bytes in an xmm register (DWARF 17-32): a vector of 16
-        // bytes, alone or as a record's SSE+SSEUP eightbytes (FINDINGS.md F2).
+        // bytes, alone or as a record's SSE+SSEUP eightbytes (once finding F2, fixed).
         let wide_xmm = |l: &neverc_abi::Location| {
             matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)) && l.size > 8
         };
