@@ -3278,7 +3278,13 @@ impl<'a> Gen<'a> {
                 let rsa_i = self.b().conv(ConvOp::Bitcast, rsa, Type::I64);
                 let a = self.b().binary(BinaryOp::Add, rsa_i, off);
                 let a = self.b().conv(ConvOp::Bitcast, a, Type::Ptr);
-                let pt = if is_sse { Type::F64 } else { Type::I64 };
+                // An xmm slot of the save area holds 16 bytes: a 16-byte piece (a vector,
+                // SSE+SSEUP) is read whole.
+                let pt = match (is_sse, l.size > 8) {
+                    (true, true) => Type::V128,
+                    (true, false) => Type::F64,
+                    _ => Type::I64,
+                };
                 let byte_off = if is_sse { k * 16 } else { k * 8 };
                 let v = self.b().load(pt, a, byte_off as i32, MemFlags::aligned(1));
                 self.b()
