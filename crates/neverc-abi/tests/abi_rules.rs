@@ -758,6 +758,28 @@ fn sysv_misaligned_unions_and_arrays_of_packed_records() {
         args(X64, vec![Type::Int(IntKind::Short), t]),
         "0.0+2:rdi[sext32] 1.0+8:rsi 1.8+7:rdx"
     );
+    // struct Q { short m : W; long : 8; }; struct __attribute__((packed)) P { struct Q q; };
+    // struct R { char c; struct P p; long long l; };  A 16-bit field at bit 0 of Q is an
+    // ordinary short to gcc, misaligned at offset 1 of R: memory. 15 bits stay a
+    // bit-field: registers (gcc 12, measured).
+    let r_with = |w: u32| {
+        let q = rec(vec![
+            Field::bitfield(Some("m"), Type::Int(IntKind::Short), w),
+            Field::bitfield(None, long(), 8),
+        ]);
+        let p = Type::Record(Box::new(Record {
+            fields: vec![f("q", q)],
+            packed: true,
+            ..Record::default()
+        }));
+        rec(vec![
+            f("c", Type::Int(IntKind::SChar)),
+            f("p", p),
+            f("l", Type::Int(IntKind::LongLong)),
+        ])
+    };
+    assert_eq!(args(X64, vec![r_with(16)]), "0.0+16:s0");
+    assert_eq!(args(X64, vec![r_with(15)]), "0.0+8:rdi 0.8+8:rsi");
 }
 
 /// The worked example of the System V x86-64 psABI (§3.2.3, "Parameter Passing Example":
