@@ -135,7 +135,7 @@ pub fn layout(ty: &Type, target: impl Into<Machine>) -> Layout {
 /// ```
 /// use neverc_abi::{c11_alignof, layout, Type};
 /// let v32 = Type::vector(Type::int(), 32);
-/// let x86 = neverc_target::lookup("x86_64-linux-gnu").unwrap();
+/// let x86 = neverc_abi::target::lookup("x86_64-linux-gnu").unwrap();
 /// assert_eq!((layout(&v32, x86).align, c11_alignof(&v32, x86)), (32, 16));
 /// ```
 pub fn c11_alignof(ty: &Type, target: impl Into<Machine>) -> u32 {

@@ -6,14 +6,37 @@
 //!
 //! It owns:
 //! - a small C type model ([`Type`], [`Record`], [`Field`]) and its layout on each target
-//!   ([`layout`], [`record_layout`]), equal to gcc's, and C11 `_Alignof`, which gcc caps
+//!   ([`mod@layout`], [`record_layout`]), equal to gcc's, and C11 `_Alignof`, which gcc caps
 //!   where the layout alignment is over-wide ([`c11_alignof`]);
 //! - classification for System V x86-64, Win64, AAPCS64 (Linux) and Apple arm64, AAPCS32
 //!   (base and VFP), RISC-V (ilp32/lp64 with no, single or double FP registers), MIPS o32
 //!   and avr-gcc, one module each, every rule citing its psABI clause;
 //! - the call plan, its text form `neverc-cc-plan-v1;...` and its validation.
 //!
-//! It depends on nothing but `neverc-target` (target rows and register schemas).
+//! It depends on nothing but `neverc-target` (target rows and register schemas), which it
+//! re-exports as [`target`], so a language implementer needs this crate alone:
+//!
+//! ```
+//! use neverc_abi::{plan_call, target, Place, Signature, Type};
+//! // struct P { double x; int tag; } on AArch64 Linux: how is `struct P f(struct P, ...)`
+//! // passed, with every piece named by its register?
+//! let t = target::lookup("aarch64-linux-gnu").unwrap();
+//! let p = Type::structure([Type::double(), Type::int()]);
+//! let plan = plan_call(t, &Signature::new(p.clone(), [p])).unwrap();
+//! let regs = target::registers::schema(t.arch);
+//! let args: Vec<_> = plan
+//!     .arguments
+//!     .iter()
+//!     .map(|l| match l.place {
+//!         Place::Reg(r) => format!("{}@{}..{}", regs.name(r).unwrap(), l.offset, l.offset + l.size),
+//!         Place::Stack(off) => format!("stack+{off}"),
+//!     })
+//!     .collect();
+//! // 16 bytes, not an HFA: two general registers, as AAPCS64 C.10 says.
+//! assert_eq!(args, ["x0@0..8", "x1@8..16"]);
+//! // A record result of 16 bytes comes back the same way.
+//! assert_eq!(plan.returns.len(), 2);
+//! ```
 
 mod aarch64;
 mod arm32;
@@ -28,6 +51,8 @@ pub mod types;
 mod win64;
 
 pub use layout::{c11_alignof, layout, record_layout, FieldLayout, Layout, RecordLayout};
+/// The target database and register schemas the plans refer to (`neverc-target`).
+pub use neverc_target as target;
 pub use plan::{CallPlan, Flags, Id, Location, Place, PlanError};
 pub use types::{Field, FloatKind, IntKind, Record, Type};
 
@@ -214,7 +239,7 @@ impl std::error::Error for AbiError {}
 ///
 /// ```
 /// use neverc_abi::{plan_call, Place, Signature, Type};
-/// let target = neverc_target::lookup("x86_64-linux-gnu").unwrap();
+/// let target = neverc_abi::target::lookup("x86_64-linux-gnu").unwrap();
 /// // struct { double d; long l; } f(int, struct { float a, b; });
 /// let dl = Type::structure([Type::double(), Type::Int(neverc_abi::IntKind::Long)]);
 /// let ff = Type::structure([Type::float(), Type::float()]);
