@@ -2,7 +2,7 @@
 //! knows as builtins with a format) checked against their literal format strings, in
 //! gcc's words and at the directive's place in the string.
 
-use super::types::{FloatK, Kind, TypeId};
+use super::types::{int_kind_name, FloatK, Kind, TypeId};
 use super::Sema;
 use crate::parse::ast::*;
 use crate::source::Loc;
@@ -293,8 +293,8 @@ impl<'a> Sema<'a> {
             _ => None,
         };
         match want {
-            Want::Int(k) => named.map_or_else(|| int_name(k).to_string(), String::from),
-            Want::PtrInt(k) => format!("{} *", named.unwrap_or(int_name(k))),
+            Want::Int(k) => named.map_or_else(|| int_kind_name(k).to_string(), String::from),
+            Want::PtrInt(k) => format!("{} *", named.unwrap_or(int_kind_name(k))),
             Want::Float(f) => float_name(f).to_string(),
             Want::PtrFloat(f) => format!("{} *", float_name(f)),
             Want::Str => "char *".to_string(),
@@ -312,25 +312,6 @@ fn rank(k: IntKind) -> u32 {
         Long | ULong => 4,
         LongLong | ULongLong => 5,
         Int128 | UInt128 => 6,
-    }
-}
-
-fn int_name(k: IntKind) -> &'static str {
-    use IntKind::*;
-    match k {
-        Char => "char",
-        SChar => "signed char",
-        UChar => "unsigned char",
-        Short => "short int",
-        UShort => "short unsigned int",
-        Int => "int",
-        UInt => "unsigned int",
-        Long => "long int",
-        ULong => "long unsigned int",
-        LongLong => "long long int",
-        ULongLong => "long long unsigned int",
-        Int128 => "__int128",
-        UInt128 => "__int128 unsigned",
     }
 }
 

@@ -771,27 +771,11 @@ impl TypeTable {
     }
 
     fn base_name(&self, k: &Kind, interner: &Interner) -> String {
-        use IntKind::*;
         match k {
             Kind::Error => "<type-error>".into(),
             Kind::Void => "void".into(),
             Kind::Bool => "_Bool".into(),
-            Kind::Int(k) => match k {
-                Char => "char",
-                SChar => "signed char",
-                UChar => "unsigned char",
-                Short => "short int",
-                UShort => "short unsigned int",
-                Int => "int",
-                UInt => "unsigned int",
-                Long => "long int",
-                ULong => "long unsigned int",
-                LongLong => "long long int",
-                ULongLong => "long long unsigned int",
-                Int128 => "__int128",
-                UInt128 => "__int128 unsigned",
-            }
-            .into(),
+            Kind::Int(k) => int_kind_name(*k).into(),
             Kind::Float(f) => match f {
                 FloatK::Float => "float".into(),
                 FloatK::Double => "double".into(),
@@ -817,5 +801,25 @@ impl TypeTable {
             },
             Kind::Pointer(_) | Kind::Array(..) | Kind::Func(_) => unreachable!(),
         }
+    }
+}
+
+/// The name gcc prints for an integer kind in diagnostics (`long unsigned int`).
+pub fn int_kind_name(k: IntKind) -> &'static str {
+    use IntKind::*;
+    match k {
+        Char => "char",
+        SChar => "signed char",
+        UChar => "unsigned char",
+        Short => "short int",
+        UShort => "short unsigned int",
+        Int => "int",
+        UInt => "unsigned int",
+        Long => "long int",
+        ULong => "long unsigned int",
+        LongLong => "long long int",
+        ULongLong => "long long unsigned int",
+        Int128 => "__int128",
+        UInt128 => "__int128 unsigned",
     }
 }
