@@ -19,7 +19,7 @@ use object::{
 
 use crate::reloc::{Fixup, RelocKind, SymId};
 
-/// Instruction-set architecture of the object. Only x86-64 has relocations mapped today; the
+/// Instruction-set architecture of the object. x86-64 and AArch64 have relocations mapped; the
 /// others exist so the ELF header and section layout are ready when their encoders arrive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ObjArch {
@@ -47,6 +47,15 @@ impl ObjTarget {
     pub fn x86_64() -> Self {
         ObjTarget {
             arch: ObjArch::X86_64,
+            big_endian: false,
+            e_flags: 0,
+        }
+    }
+
+    /// AArch64 little-endian (LP64, `e_flags` 0).
+    pub fn aarch64() -> Self {
+        ObjTarget {
+            arch: ObjArch::AArch64,
             big_endian: false,
             e_flags: 0,
         }
@@ -88,8 +97,19 @@ impl ObjTarget {
                 RelocKind::GotTpOff => elf::R_X86_64_GOTTPOFF,
                 RelocKind::TpOff32 => elf::R_X86_64_TPOFF32,
                 RelocKind::Pc64 => elf::R_X86_64_PC64,
+                RelocKind::Aarch64(r) => {
+                    return Err(format!("relocation {r:?} does not exist on x86-64"))
+                }
             }
             .0),
+            ObjArch::AArch64 => match kind {
+                RelocKind::Abs64 => Ok(elf::R_AARCH64_ABS64.0),
+                RelocKind::Abs32 => Ok(elf::R_AARCH64_ABS32.0),
+                RelocKind::Pc32 => Ok(elf::R_AARCH64_PREL32.0),
+                RelocKind::Pc64 => Ok(elf::R_AARCH64_PREL64.0),
+                RelocKind::Aarch64(r) => Ok(r.elf_type()),
+                other => Err(format!("relocation {other:?} does not exist on AArch64")),
+            },
             other => Err(format!("relocation {kind:?} is not mapped for {other:?}")),
         }
     }
@@ -107,11 +127,12 @@ fn adjustable(kind: RelocKind) -> bool {
             | RelocKind::GotPcRelX
             | RelocKind::GotTpOff
             | RelocKind::TpOff32
-    )
+    ) && !matches!(kind, RelocKind::Aarch64(r) if r.keeps_symbol())
 }
 
 fn is_tls_reloc(kind: RelocKind) -> bool {
     matches!(kind, RelocKind::GotTpOff | RelocKind::TpOff32)
+        || matches!(kind, RelocKind::Aarch64(r) if r.is_tls())
 }
 
 /// A section of the module, by index in creation order.

@@ -570,7 +570,7 @@ fn errors_are_reported() {
     m2.write().unwrap();
     // Not yet mapped for other targets.
     let mut m = ObjectModule::new(ObjTarget {
-        arch: neverc_codegen::object_file::ObjArch::AArch64,
+        arch: neverc_codegen::object_file::ObjArch::RiscV64,
         big_endian: false,
         e_flags: 0,
     });
@@ -579,6 +579,13 @@ fn errors_are_reported() {
     m.append(text, &[0; 8], 4);
     m.add_reloc(text, fx(0, x, RelocKind::Abs64, 0));
     assert!(m.write().unwrap_err().contains("not mapped"));
+    // An x86-64 kind on AArch64.
+    let mut m = ObjectModule::new(ObjTarget::aarch64());
+    let text = m.standard_section(SectionKind::Text);
+    let x = m.declare("x");
+    m.append(text, &[0; 8], 4);
+    m.add_reloc(text, fx(0, x, RelocKind::Plt32, 0));
+    assert!(m.write().unwrap_err().contains("does not exist on AArch64"));
 
     // A relocation past the bytes.
     let mut m = ObjectModule::new(ObjTarget::x86_64());

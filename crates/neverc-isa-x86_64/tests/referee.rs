@@ -47,6 +47,7 @@ fn elf_name(k: RelocKind) -> &'static str {
         RelocKind::GotTpOff => "R_X86_64_GOTTPOFF",
         RelocKind::TpOff32 => "R_X86_64_TPOFF32",
         RelocKind::Pc64 => "R_X86_64_PC64",
+        RelocKind::Aarch64(r) => r.elf_name(),
     }
 }
 

@@ -24,6 +24,7 @@ fn reloc_suffix(kind: RelocKind) -> &'static str {
         | RelocKind::Abs32S
         | RelocKind::Pc32
         | RelocKind::Pc64 => "",
+        RelocKind::Aarch64(_) => unreachable!("an AArch64 relocation in x86-64 code"),
     }
 }
 
