@@ -41,6 +41,7 @@
 mod aarch64;
 mod arm32;
 mod avr;
+pub mod callconv;
 mod classify;
 pub mod layout;
 mod mips;

@@ -257,7 +257,7 @@ fn cleanup(classes: &mut [Class]) -> Option<()> {
     Some(())
 }
 
-fn is_memory(classes: &[Class]) -> bool {
+pub(crate) fn is_memory(classes: &[Class]) -> bool {
     classes
         .iter()
         .any(|c| matches!(c, Memory | X87 | X87Up | ComplexX87))
@@ -345,7 +345,7 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
 
 /// Walks the eightbytes of a register-class value, joining SSE+SSEUP into one 16-byte
 /// piece, and calls `f(offset, size, class)` per register.
-fn place(classes: &[Class], size: u32, _align: u32, mut f: impl FnMut(u32, u32, Class)) {
+pub(crate) fn place(classes: &[Class], size: u32, _align: u32, mut f: impl FnMut(u32, u32, Class)) {
     let mut i = 0;
     while i < classes.len() {
         let off = i as u32 * 8;
@@ -369,7 +369,7 @@ fn place(classes: &[Class], size: u32, _align: u32, mut f: impl FnMut(u32, u32, 
 
 /// A record with no data: every member an unnamed bit-field or itself such a record (or an
 /// array of them).
-fn gcc_empty(ty: &Type) -> bool {
+pub(crate) fn gcc_empty(ty: &Type) -> bool {
     match ty.unaligned() {
         Type::Record(r) => r.fields.iter().all(|f| match f.bits {
             Some(_) => f.name.is_none(),

@@ -1,0 +1,15 @@
+//! Custom calling conventions: specs that name registers, their materialisation into
+//! call plans, plans given ready-made, and the command line's policy.
+//!
+//! - [`spec`]: the spec language (`gpr:r10,r11;ret:rdx`), its keys defined once.
+//! - [`materialise`]: spec + signature → [`CallPlan`](crate::CallPlan) (x86-64 System V
+//!   targets), and the validation of a plan given as text.
+//! - [`policy`]: which functions the command line gives a convention.
+
+pub mod materialise;
+pub mod policy;
+pub mod spec;
+
+pub use materialise::{check_plan, convention_id, is_custom, materialise, CcError};
+pub use policy::{Policy, DEFAULT_POLICY_SPEC, PLUGIN_NAME, SHUFFLE_LAYOUTS};
+pub use spec::{Segment, Spec, SpecWarning, Token, ATTR_PLAN, ATTR_SPEC, SEGMENT_KEYS};
