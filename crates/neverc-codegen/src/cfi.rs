@@ -169,6 +169,20 @@ fn x86_64_cie() -> CommonInformationEntry {
     cie
 }
 
+/// The AArch64 CIE gcc emits: code alignment 4, data alignment -8, return address in x30
+/// (DWARF 30), CFA = sp + 0 on entry.
+fn aarch64_cie() -> CommonInformationEntry {
+    let encoding = Encoding {
+        address_size: 8,
+        format: Format::Dwarf32,
+        version: 1,
+    };
+    let mut cie = CommonInformationEntry::new(encoding, 4, -8, Register(30));
+    cie.fde_address_encoding = gimli::DW_EH_PE_pcrel | gimli::DW_EH_PE_sdata4;
+    cie.add_instruction(CallFrameInstruction::Cfa(Register(31), 0));
+    cie
+}
+
 fn instructions(op: CfaOp) -> Vec<CallFrameInstruction> {
     use CallFrameInstruction as I;
     match op {
@@ -185,7 +199,9 @@ fn instructions(op: CfaOp) -> Vec<CallFrameInstruction> {
     }
 }
 
-/// Append the `.eh_frame` of these x86-64 functions to the module (creating the section,
+/// Append the `.eh_frame` of these functions (x86-64 or AArch64, by the module's target;
+/// AArch64 frames use only the target-neutral ops: `SaveReg`, `RestoreReg`,
+/// `DefCfaOffset`, `DefCfaRegister`, `DefCfa`) to the module (creating the section,
 /// `SHT_PROGBITS` as gas writes it, alloc, 8-aligned): one CIE, then one FDE per frame in the order
 /// given, each with an `R_X86_64_PC32` to the function's start (as section symbol + offset,
 /// as gas does). Returns the section, or `None` when `frames` is empty.
@@ -197,7 +213,10 @@ pub fn write_eh_frame(
         return Ok(None);
     }
     let mut table = FrameTable::default();
-    let cie = table.add_cie(x86_64_cie());
+    let cie = table.add_cie(match module.target().arch {
+        crate::object_file::ObjArch::AArch64 => aarch64_cie(),
+        _ => x86_64_cie(),
+    });
     for f in frames {
         let (section, _) = module.symbol_location(f.func_sym).ok_or_else(|| {
             format!(

@@ -1,0 +1,181 @@
+//! Virtual-register code, generic over a back end's instruction type: the shape every
+//! back end hands to `regalloc2` between lowering and register allocation, and its
+//! `regalloc2::Function` implementation.
+//!
+//! A [`VInst`] is a short sequence of instruction *templates* (`I`) plus the regalloc2
+//! operands they read and write; how a template names operand `k` is the back end's
+//! business (a placeholder register number). `C` is the back end's branch condition.
+//! (The AArch64 back end uses this; the x86-64 back end still has its own copy of the same
+//! shape in `neverc-isa-x86_64/src/vcode.rs`, to be moved onto this one.)
+
+use regalloc2::{Block, InstRange, Operand, PRegSet, RegClass, VReg};
+
+/// How an instruction ends its block.
+#[derive(Clone, Debug)]
+pub enum Term<C> {
+    /// Not a terminator.
+    None,
+    /// Unconditional jump to the only successor.
+    Jump,
+    /// The templates set the condition; go to successor 0 when `C` holds, else successor 1.
+    Cond(C),
+    /// Jump table: the templates jump through the table at `table` (a label), whose entries
+    /// name successors by index.
+    Table { table: u32, entries: Vec<usize> },
+    /// Indirect jump; the successors are the possible targets.
+    Indirect,
+    /// Return: the operands are the fixed-register return values.
+    Ret,
+    /// Never returns.
+    Trap,
+}
+
+#[derive(Clone, Debug)]
+pub struct VInst<I, C> {
+    pub insts: Vec<I>,
+    pub ops: Vec<Operand>,
+    pub clobbers: PRegSet,
+    pub term: Term<C>,
+}
+
+impl<I, C> VInst<I, C> {
+    pub fn new(insts: Vec<I>, ops: Vec<Operand>) -> Self {
+        VInst {
+            insts,
+            ops,
+            clobbers: PRegSet::empty(),
+            term: Term::None,
+        }
+    }
+
+    /// A terminator without templates or operands (a jump whose branch is placed by the
+    /// emitter).
+    pub fn term(term: Term<C>) -> Self {
+        VInst {
+            insts: Vec::new(),
+            ops: Vec::new(),
+            clobbers: PRegSet::empty(),
+            term,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct VBlock<I, C> {
+    pub insts: Vec<VInst<I, C>>,
+    pub params: Vec<VReg>,
+    pub succs: Vec<Block>,
+    /// Branch arguments per successor (only a one-successor jump has any).
+    pub args: Vec<Vec<VReg>>,
+    /// The block during whose lowering this one was made (itself for IR blocks): the
+    /// emitter lays blocks out after their origin.
+    pub origin: usize,
+}
+
+impl<I, C> VBlock<I, C> {
+    pub fn new(origin: usize) -> Self {
+        VBlock {
+            insts: Vec::new(),
+            params: Vec::new(),
+            succs: Vec::new(),
+            args: Vec::new(),
+            origin,
+        }
+    }
+}
+
+/// The whole function in virtual registers, flattened for regalloc2.
+pub struct VCode<I, C> {
+    pub blocks: Vec<VBlock<I, C>>,
+    /// Flattened instruction list (block order), and per block its range.
+    pub insts: Vec<VInst<I, C>>,
+    pub ranges: Vec<(usize, usize)>,
+    pub block_succs: Vec<Vec<Block>>,
+    pub block_preds: Vec<Vec<Block>>,
+    pub block_params: Vec<Vec<VReg>>,
+    pub branch_args: Vec<Vec<Vec<VReg>>>,
+    pub num_vregs: usize,
+}
+
+impl<I, C> VCode<I, C> {
+    pub fn new(mut blocks: Vec<VBlock<I, C>>, num_vregs: usize) -> Self {
+        let mut insts = Vec::with_capacity(blocks.iter().map(|b| b.insts.len()).sum());
+        let mut ranges = Vec::with_capacity(blocks.len());
+        let mut block_succs = Vec::with_capacity(blocks.len());
+        let mut block_params = Vec::with_capacity(blocks.len());
+        let mut branch_args = Vec::with_capacity(blocks.len());
+        let mut block_preds = vec![Vec::new(); blocks.len()];
+        for (bi, b) in blocks.iter_mut().enumerate() {
+            let start = insts.len();
+            insts.append(&mut b.insts);
+            ranges.push((start, insts.len()));
+            for s in &b.succs {
+                block_preds[s.index()].push(Block::new(bi));
+            }
+            block_succs.push(b.succs.clone());
+            block_params.push(b.params.clone());
+            let mut args = b.args.clone();
+            args.resize(b.succs.len(), Vec::new());
+            branch_args.push(args);
+        }
+        VCode {
+            blocks,
+            insts,
+            ranges,
+            block_succs,
+            block_preds,
+            block_params,
+            branch_args,
+            num_vregs,
+        }
+    }
+}
+
+impl<I, C> regalloc2::Function for VCode<I, C> {
+    fn num_insts(&self) -> usize {
+        self.insts.len()
+    }
+    fn num_blocks(&self) -> usize {
+        self.ranges.len()
+    }
+    fn entry_block(&self) -> Block {
+        Block::new(0)
+    }
+    fn block_insns(&self, block: Block) -> InstRange {
+        let (s, e) = self.ranges[block.index()];
+        InstRange::new(regalloc2::Inst::new(s), regalloc2::Inst::new(e))
+    }
+    fn block_succs(&self, block: Block) -> &[Block] {
+        &self.block_succs[block.index()]
+    }
+    fn block_preds(&self, block: Block) -> &[Block] {
+        &self.block_preds[block.index()]
+    }
+    fn block_params(&self, block: Block) -> &[VReg] {
+        &self.block_params[block.index()]
+    }
+    fn is_ret(&self, insn: regalloc2::Inst) -> bool {
+        matches!(self.insts[insn.index()].term, Term::Ret | Term::Trap)
+    }
+    fn is_branch(&self, insn: regalloc2::Inst) -> bool {
+        matches!(
+            self.insts[insn.index()].term,
+            Term::Jump | Term::Cond(_) | Term::Table { .. } | Term::Indirect
+        )
+    }
+    fn branch_blockparams(&self, block: Block, _insn: regalloc2::Inst, succ_idx: usize) -> &[VReg] {
+        &self.branch_args[block.index()][succ_idx]
+    }
+    fn inst_operands(&self, insn: regalloc2::Inst) -> &[Operand] {
+        &self.insts[insn.index()].ops
+    }
+    fn inst_clobbers(&self, insn: regalloc2::Inst) -> PRegSet {
+        self.insts[insn.index()].clobbers
+    }
+    fn num_vregs(&self) -> usize {
+        self.num_vregs
+    }
+    fn spillslot_size(&self, _regclass: RegClass) -> usize {
+        1
+    }
+}
