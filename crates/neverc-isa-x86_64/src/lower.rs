@@ -194,6 +194,45 @@ pub fn xmm_allocatable() -> Vec<PReg> {
 pub const SCRATCH: Gpr = Gpr::R11;
 pub const XSCRATCH: Xmm = Xmm(15);
 
+/// A plan location in one of the scratch registers (a custom convention may pass values
+/// in r11 or xmm15, which the allocator never hands out): such values are moved by hand,
+/// by an instruction of its own right before the call or return (after the call or entry)
+/// that needs them. Only the allocator's moves come between, and they never use either
+/// register. (Inside the call's own instruction a result would have to be defined in a
+/// register the call clobbers, which the allocator cannot do for xmm registers.)
+fn scratch_place(p: PReg) -> bool {
+    p == preg_gpr(SCRATCH.0) || p == preg_xmm(XSCRATCH.0)
+}
+
+/// Moves a value into (`to_scratch`) or out of the scratch register `p`.
+fn scratch_move(v: VReg, p: PReg, to_scratch: bool) -> B {
+    let mut b = B::default();
+    if p.class() == RegClass::Int {
+        let (src, dst) = if to_scratch {
+            (b.use_g(v), SCRATCH)
+        } else {
+            (SCRATCH, b.def_g(v))
+        };
+        b.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(src),
+            dst: Rm::Reg(dst),
+        });
+    } else {
+        let (src, dst) = if to_scratch {
+            (b.use_x(v), XSCRATCH)
+        } else {
+            (XSCRATCH, b.def_x(v))
+        };
+        b.i(Inst::XmmMov {
+            op: XmmMovOp::Movaps,
+            src: XmmMem::Xmm(src),
+            dst: XmmMem::Xmm(dst),
+        });
+    }
+    b
+}
+
 struct Lower<'a> {
     m: &'a ir::Module,
     f: &'a ir::Function,
@@ -230,6 +269,9 @@ struct Lower<'a> {
     setjmp: bool,
     /// Callee-saved registers clobbered by inline asm.
     asm_saved: Vec<PReg>,
+    /// Registers this function's plan says it preserves although the standard convention
+    /// lets instructions clobber them (a custom `csr:` set).
+    custom_csr: Vec<PReg>,
 }
 
 /// Whether the function needs rbp as a frame pointer whatever the options say: it reads
@@ -294,7 +336,19 @@ pub fn lower_function(
         dispatch: None,
         setjmp: f.calls_setjmp,
         asm_saved: Vec::new(),
+        custom_csr: f
+            .plan
+            .callee_saved
+            .iter()
+            .filter(|r| ![3, 6, 12, 13, 14, 15].contains(*r))
+            .filter_map(|&r| dwarf_to_preg(r))
+            .collect(),
     };
+    // The scratch register is written by many instruction sequences the allocator does
+    // not see: a plan keeping it callee-saved has it saved always.
+    if f.plan.callee_saved.contains(&11) {
+        l.asm_saved.push(preg_gpr(SCRATCH.0));
+    }
     l.run()?;
     let callee_saved = f
         .plan
@@ -390,6 +444,22 @@ impl<'a> Lower<'a> {
     }
 
     fn push(&mut self, v: VInst) {
+        // An instruction clobbering a register this function must preserve (only possible
+        // under a custom `csr:` set, e.g. `rep movsb` and rdi) makes the prologue save it.
+        // Calls are counted in `lower_call` by their plans (a function calling setjmp
+        // treats every register as clobbered without any being so).
+        if !self.custom_csr.is_empty()
+            && !v
+                .insts
+                .iter()
+                .any(|i| matches!(i, Inst::CallSym { .. } | Inst::CallInd { .. }))
+        {
+            for &p in &self.custom_csr {
+                if v.clobbers.contains(p) && !self.asm_saved.contains(&p) {
+                    self.asm_saved.push(p);
+                }
+            }
+        }
         self.blocks[self.cur].insts.push(v);
     }
     fn emit(&mut self, b: B) {
@@ -1262,6 +1332,7 @@ impl<'a> Lower<'a> {
         let params = f.blocks[0].params.clone();
         let mut b = B::default();
         let mut after: Vec<B> = Vec::new();
+        let mut scratch_out: Vec<B> = Vec::new();
         let nargs = f.plan.arguments.len();
         let sret: Vec<&Location> = f
             .plan
@@ -1283,7 +1354,11 @@ impl<'a> Lower<'a> {
                     }
                     let v = self.vreg(p)?;
                     let preg = dwarf_to_preg(r).ok_or_else(|| self.err("argument register"))?;
-                    b.fixed_def(v, preg);
+                    if scratch_place(preg) {
+                        scratch_out.push(scratch_move(v, preg, false));
+                    } else {
+                        b.fixed_def(v, preg);
+                    }
                 }
                 Place::Stack(off) => {
                     let m = Mem::base(Gpr::RBP, 16 + off as i32);
@@ -1309,6 +1384,9 @@ impl<'a> Lower<'a> {
             }
         }
         self.emit(b);
+        for a in scratch_out {
+            self.emit(a);
+        }
         for a in after {
             self.emit(a);
         }
@@ -3393,7 +3471,12 @@ impl<'a> Lower<'a> {
             }
         }
         for (v, p) in reg_args {
-            b.fixed_use(v, p);
+            if scratch_place(p) {
+                let m = scratch_move(v, p, true);
+                self.emit(m);
+            } else {
+                b.fixed_use(v, p);
+            }
         }
         match callee {
             ir::Callee::Direct(s) => b.i(Inst::CallSym {
@@ -3407,6 +3490,7 @@ impl<'a> Lower<'a> {
             }
         }
         let mut defs = PRegSet::empty();
+        let mut scratch_results: Vec<B> = Vec::new();
         let mut ri = 0;
         for loc in plan.returns.iter() {
             if loc.flags.contains(Flags::SRET) {
@@ -3427,8 +3511,12 @@ impl<'a> Lower<'a> {
                 Place::Reg(r) => {
                     let d = self.vreg(v)?;
                     let p = dwarf_to_preg(r).unwrap();
-                    b.fixed_def(d, p);
-                    defs.add(p);
+                    if scratch_place(p) {
+                        scratch_results.push(scratch_move(d, p, false));
+                    } else {
+                        b.fixed_def(d, p);
+                        defs.add(p);
+                    }
                 }
                 Place::Stack(_) => return Err(self.err("a result returned on the stack")),
             }
@@ -3447,9 +3535,25 @@ impl<'a> Lower<'a> {
                 clobbers.add(p);
             }
         }
+        // Registers this function must preserve that the callee does not (a custom
+        // convention on either side, issue 6): the prologue saves them, even where the
+        // allocator never uses them. (Between two standard plans there are none.)
+        let own = &self.f.plan.callee_saved;
+        for &r in own {
+            if !plan.callee_saved.contains(&r) && r != 6 {
+                if let Some(p) = dwarf_to_preg(r) {
+                    if !self.asm_saved.contains(&p) {
+                        self.asm_saved.push(p);
+                    }
+                }
+            }
+        }
         let mut vi = b.vinst();
         vi.clobbers = clobbers;
         self.push(vi);
+        for m in scratch_results {
+            self.emit(m);
+        }
         Ok(())
     }
 
@@ -3772,7 +3876,13 @@ impl<'a> Lower<'a> {
                 Place::Reg(33 | 34) => {}
                 Place::Reg(r) => {
                     let ArgV::Reg(rv) = self.extend_for(v, loc.flags)?;
-                    b.fixed_use(rv, dwarf_to_preg(r).unwrap());
+                    let p = dwarf_to_preg(r).unwrap();
+                    if scratch_place(p) {
+                        let m = scratch_move(rv, p, true);
+                        self.emit(m);
+                    } else {
+                        b.fixed_use(rv, p);
+                    }
                 }
                 Place::Stack(_) => return Err(self.err("a result returned on the stack")),
             }
