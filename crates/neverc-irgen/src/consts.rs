@@ -1556,7 +1556,7 @@ impl<'a> Gen<'a> {
                 if self.fs.as_ref().is_some_and(|f| f.locals.contains_key(&o)) {
                     return None;
                 }
-                let s = self.object_sym(o);
+                let s = self.address_sym(o);
                 Some(CVal::Addr(s, 0))
             }
             ExprKind::Str(_) => self.const_expr(e),

@@ -936,7 +936,7 @@ impl<'a> Gen<'a> {
                 }
             };
         }
-        let sym = self.object_sym(o);
+        let sym = self.address_sym(o);
         self.b().sym_addr(sym, 0)
     }
 
@@ -2104,20 +2104,21 @@ impl<'a> Gen<'a> {
             self.refuse(ex.loc, "a call with these argument types");
             return Rv::Void;
         };
-        let plan = match neverc_abi::plan_call(self.machine, &sig) {
-            Ok(p) => p,
-            Err(err) => {
-                self.refuse(ex.loc, format!("this call ({err})"));
-                return Rv::Void;
-            }
-        };
-        // The callee: direct when it names a function.
-        let callee = match self.ex(f).kind {
+        // A direct call takes its callee's plan (which may be of a custom convention);
+        // a call through a pointer the standard one.
+        let direct = match self.ex(f).kind {
             ExprKind::Ident(_) if matches!(self.t.types.kind(self.expr_type(f)), Kind::Func(_)) => {
-                let o = self.t.refs[&f];
-                Callee::Direct(self.object_sym(o))
+                Some(self.t.refs[&f])
             }
-            _ => Callee::Indirect(self.scalar(f)),
+            _ => None,
+        };
+        let plan_owner = direct.filter(|_| nested_env.is_none());
+        let Some(plan) = self.plan_for(plan_owner, &sig, ex.loc) else {
+            return Rv::Void;
+        };
+        let callee = match direct {
+            Some(o) => Callee::Direct(self.object_sym(o)),
+            None => Callee::Indirect(self.scalar(f)),
         };
         // Evaluate the arguments.
         let mut vals: Vec<Rv> = Vec::new();

@@ -178,11 +178,19 @@ impl<'a> Gen<'a> {
             self.refuse(decl.loc, format!("the signature of '{fname}'"));
             return;
         };
-        let plan = match neverc_abi::plan_call(self.machine, &sig) {
-            Ok(p) => p,
-            Err(e) => {
-                self.refuse(decl.loc, format!("the call plan of '{fname}' ({e})"));
-                return;
+        let plan = if nested {
+            match neverc_abi::plan_call(self.machine, &sig) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.refuse(decl.loc, format!("the call plan of '{fname}' ({e})"));
+                    return;
+                }
+            }
+        } else {
+            // The function's own convention: standard, or custom (issue 6).
+            match self.plan_for(Some(o), &sig, decl.loc) {
+                Some(p) => p,
+                None => return,
             }
         };
         let mut b = FunctionBuilder::new(sym, plan.clone(), func.variadic);

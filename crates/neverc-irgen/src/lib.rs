@@ -9,12 +9,14 @@
 //! A construct it cannot lower yet ends in an error naming it, never in wrong code.
 
 mod asm;
+mod callconv;
 mod consts;
 mod expr;
 mod func;
 mod stmt;
 mod ty;
 
+pub use callconv::Warning;
 use neverc_abi::Machine;
 use neverc_front::parse::ast::{Ast, Attr, DeclId, DeclKind, ExprId, Storage};
 use neverc_front::sema::{Kind, Linkage, OrdKind, TypeId, Typed};
@@ -39,6 +41,8 @@ pub struct Options {
     /// GNU89 inline semantics (`-std=gnu89`/`c89`, `-fgnu89-inline`): an `extern inline`
     /// definition is only for inlining and emits no function.
     pub gnu89_inline: bool,
+    /// The command line's custom calling convention policy (`-fcallconv-*`).
+    pub callconv: neverc_abi::callconv::Policy,
 }
 
 /// Generates the module of one translation unit.
@@ -49,6 +53,20 @@ pub fn generate(
     machine: Machine,
     opts: &Options,
 ) -> Result<Module, Vec<Refusal>> {
+    generate_with_warnings(ast, typed, interner, machine, opts, &|_| false).0
+}
+
+/// Generates the module of one translation unit, with the warnings irgen has (about
+/// custom calling conventions). `is_system` says whether a location is in a system header
+/// (the convention policy does not reach functions declared only there).
+pub fn generate_with_warnings(
+    ast: &Ast,
+    typed: Typed,
+    interner: &Interner,
+    machine: Machine,
+    opts: &Options,
+    is_system: &dyn Fn(Loc) -> bool,
+) -> (Result<Module, Vec<Refusal>>, Vec<Warning>) {
     let mut g = Gen {
         ast,
         t: typed,
@@ -68,7 +86,13 @@ pub fn generate(
         nested_layouts: FxHashMap::default(),
         inst_hint: 0,
         declared_inline: FxHashSet::default(),
+        cc_attrs: FxHashMap::default(),
+        cc_cache: FxHashMap::default(),
+        cc_user_fns: FxHashSet::default(),
+        warnings: Vec::new(),
+        cc_thunks: Vec::new(),
     };
+    g.collect_cc_attrs(is_system);
     for &d in &ast.items {
         g.top_decl(d);
     }
@@ -76,11 +100,13 @@ pub fn generate(
     for f in &mut g.module.functions {
         f.declared_inline = g.declared_inline.contains(&f.sym);
     }
+    g.emit_thunks();
     g.finish_symbols();
+    let warnings = std::mem::take(&mut g.warnings);
     if g.refusals.is_empty() {
-        Ok(g.module)
+        (Ok(g.module), warnings)
     } else {
-        Err(g.refusals)
+        (Err(g.refusals), warnings)
     }
 }
 
@@ -115,6 +141,14 @@ pub(crate) struct Gen<'a> {
     pub inst_hint: usize,
     /// The functions some file-scope declaration or definition of which says `inline`.
     pub declared_inline: FxHashSet<Sym>,
+    /// Custom calling conventions: each function's attributes, the decision made for it,
+    /// the functions declared outside system headers, and the warnings.
+    pub(crate) cc_attrs: FxHashMap<u32, callconv::CcAttrs>,
+    pub(crate) cc_cache: FxHashMap<u32, callconv::CcChoice>,
+    pub(crate) cc_user_fns: FxHashSet<u32>,
+    pub(crate) warnings: Vec<Warning>,
+    /// Thunks asked for: the function, the thunk's symbol, where its address was taken.
+    pub(crate) cc_thunks: Vec<(u32, Sym, Loc)>,
 }
 
 impl<'a> Gen<'a> {
@@ -187,6 +221,7 @@ impl<'a> Gen<'a> {
                         continue;
                     }
                     if let Some(init) = id.init {
+                        self.cur_loc = id.decl.loc;
                         self.defined.insert(o, ());
                         let al = self.declared_align(sp, &id.decl);
                         self.static_object(o, sym, Some(init), id.decl.loc, al);

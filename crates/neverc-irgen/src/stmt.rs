@@ -274,7 +274,8 @@ impl<'a> Gen<'a> {
             return;
         };
         let plan = neverc_abi::plan_call(self.machine, &sig).unwrap();
-        let sym = self.object_sym(fo);
+        // Called with the standard plan: a custom-convention function through its thunk.
+        let sym = self.address_sym(fo);
         if let Some(scope) = self.fs().cleanups.last_mut() {
             scope.push(crate::func::Cleanup {
                 func: sym,

@@ -194,6 +194,16 @@ fn read_input(path: &str) -> Result<(String, Option<PathBuf>, Vec<u8>), String> 
         .map_err(|e| format!("{path}: {}", neverc_front::pp::io_error_text(&e)))
 }
 
+/// The custom calling convention policy of the command line (`-fcallconv-*` and the
+/// plugin spelling `-fplugin-arg=org.neverc.example.custom-callconv:...`), in order.
+fn callconv_policy(opts: &Options) -> Result<neverc_abi::callconv::Policy, String> {
+    let mut p = neverc_abi::callconv::Policy::default();
+    for f in &opts.fflags {
+        p.apply(f)?;
+    }
+    Ok(p)
+}
+
 /// One C file to assembly text or object bytes; None after errors (already reported).
 fn compile_one(
     opts: &Options,
@@ -230,18 +240,43 @@ fn compile_one(
     {
         return None;
     }
+    let callconv = match callconv_policy(opts) {
+        Ok(p) => p,
+        Err(e) => {
+            error(&e);
+            pp.finish();
+            return None;
+        }
+    };
     let irgen_opts = neverc_irgen::Options {
         common: opts.fflags.iter().any(|f| f == "common"),
         no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),
         gnu89_inline: opts.gnu89_inline || opts.std.version == 0,
+        callconv,
     };
-    let module = match neverc_irgen::generate(
+    let (generated, warnings) = neverc_irgen::generate_with_warnings(
         &ast,
         typed,
         &pp.interner,
         neverc_abi::Machine::from(target),
         &irgen_opts,
-    ) {
+        &|loc| pp.is_system(loc.file),
+    );
+    // Warnings about custom calling conventions; unknown spec segments under -Wextra.
+    let extra = opts.warnings.is_enabled("extra");
+    for w in warnings {
+        if w.note {
+            pp.report(Diagnostic::new(
+                neverc_front::diag::Level::Note,
+                Some(w.loc),
+                w.message,
+            ));
+        } else if !w.extra || extra {
+            let d = Diagnostic::warning(w.loc, w.message);
+            pp.report(if w.extra { d.with_option("extra") } else { d });
+        }
+    }
+    let module = match generated {
         Ok(m) => m,
         Err(refusals) => {
             for r in refusals {
@@ -279,6 +314,13 @@ fn compile_one(
     }
     if opts.fflags.iter().any(|f| f == "dump-ir") {
         print!("{}", neverc_ir::print_module(&module));
+    }
+    // Every function's plan, in the text form `custom_attr("neverc-cc-plan-v1", ...)`
+    // accepts back.
+    if opts.fflags.iter().any(|f| f == "dump-cc-plans") {
+        for f in &module.functions {
+            println!("{}: {}", module.sym(f.sym).name, f.plan);
+        }
     }
     let be_opts = neverc_isa_x86_64::backend::Options {
         opt_level: match opts.opt_level {
