@@ -354,7 +354,9 @@ pub enum Op {
         arg_mem: Vec<u32>,
         plan: PlanId,
         results: Vec<Value>,
-        /// A tail position the back end may turn into a jump.
+        /// A tail position the back end may turn into a jump. Never set when this plan
+        /// or the calling function's is of a custom convention
+        /// (`neverc_abi::callconv::tail_call_allowed`): their callee-saved sets differ.
         tail: bool,
     },
     /// Copies `size` bytes; the areas do not overlap.

@@ -105,6 +105,13 @@ pub fn is_custom(plan: &CallPlan) -> bool {
     plan.convention.high == 2
 }
 
+/// May a call with plan `callee` in a function with plan `caller` become a jump? Not when
+/// either is custom: the callee would return to the caller's caller with its own
+/// callee-saved set and result registers, not the ones that caller expects.
+pub fn tail_call_allowed(caller: &CallPlan, callee: &CallPlan) -> bool {
+    !is_custom(caller) && !is_custom(callee)
+}
+
 // x86-64 register numbers (DWARF, as in `neverc_target::registers`).
 const RAX: u16 = 0;
 const RDX: u16 = 1;
@@ -701,6 +708,9 @@ mod tests {
         assert_eq!(p.callee_saved, STD_CSR);
         assert_eq!(p.convention.high, 2);
         assert!(is_custom(&p));
+        let std = crate::plan_call(x86(), &sig).unwrap();
+        assert!(!tail_call_allowed(&std, &p) && !tail_call_allowed(&p, &std));
+        assert!(tail_call_allowed(&std, &std));
     }
 
     #[test]

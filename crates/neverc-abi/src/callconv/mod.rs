@@ -10,6 +10,8 @@ pub mod materialise;
 pub mod policy;
 pub mod spec;
 
-pub use materialise::{check_plan, convention_id, is_custom, materialise, CcError};
+pub use materialise::{
+    check_plan, convention_id, is_custom, materialise, tail_call_allowed, CcError,
+};
 pub use policy::{Policy, DEFAULT_POLICY_SPEC, PLUGIN_NAME, SHUFFLE_LAYOUTS};
 pub use spec::{Segment, Spec, SpecWarning, Token, ATTR_PLAN, ATTR_SPEC, SEGMENT_KEYS};
