@@ -100,10 +100,6 @@ fn is_ident_start(b: u8, dollars: bool) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80 || (b == b'$' && dollars)
 }
 
-fn is_ident_cont(b: u8, dollars: bool) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80 || (b == b'$' && dollars)
-}
-
 impl Lexer {
     pub fn new(file: FileId, text: Rc<[u8]>, opts: LexOptions) -> Self {
         Lexer {
@@ -314,19 +310,13 @@ impl Lexer {
             _ => {}
         }
         self.angle_header = false;
-        let rest = &self.text[start..];
-        for (i, p) in PUNCTUATORS.iter().enumerate() {
-            // Compared by hand: the first byte rules out almost every entry, and a memcmp
-            // call per entry was a tenth of the lexer's time.
-            let p = p.as_bytes();
-            if p[0] == b && p.len() <= rest.len() && p[1..] == rest[1..p.len()] {
-                // `<::` is `<` `::`... in C++ only; C has no special case.
-                self.pos += p.len();
-                self.at_bol = false;
-                let mut t = Token::new(TokKind::Punct, punct_sym(i), self.loc(start));
-                t.flags = fl;
-                return t;
-            }
+        if let Some(i) = punct_at(&self.text[start..]) {
+            // `<::` is `<` `::`... in C++ only; C has no special case.
+            self.pos += PUNCTUATORS[i].len();
+            self.at_bol = false;
+            let mut t = Token::new(TokKind::Punct, punct_sym(i), self.loc(start));
+            t.flags = fl;
+            return t;
         }
         // Anything else is a one-character "other" token (a UTF-8 sequence stays whole).
         self.pos += 1;
@@ -349,20 +339,28 @@ impl Lexer {
 
     fn lex_ident(&mut self) {
         let dollars = self.opts.dollars;
+        let text = &*self.text;
+        let mut pos = self.pos;
         loop {
-            let c = self.at(self.pos);
-            if is_ident_cont(c, dollars) && self.pos < self.text.len() {
-                self.pos += 1;
+            // The common case, a run of ASCII letters, digits and `_`, by table.
+            while pos < text.len() && IDENT_ASCII[text[pos] as usize] {
+                pos += 1;
+            }
+            let c = text.get(pos).copied().unwrap_or(0);
+            if pos < text.len() && (c >= 0x80 || (c == b'$' && dollars)) {
+                pos += 1;
             } else if c == b'\\' {
-                let n = self.ucn_len(self.pos);
+                self.pos = pos;
+                let n = self.ucn_len(pos);
                 if n == 0 {
                     break;
                 }
-                self.pos += n;
+                pos += n;
             } else {
                 break;
             }
         }
+        self.pos = pos;
     }
 
     /// pp-number (C17 6.4.8): digits, identifier characters, `.`, and `e+ e- E+ E- p+ p- P+
@@ -427,6 +425,55 @@ impl Lexer {
     }
 }
 
+/// ASCII bytes that continue an identifier: letters, digits, `_`.
+static IDENT_ASCII: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        t[b] = (b as u8).is_ascii_alphanumeric() || b == b'_' as usize;
+        b += 1;
+    }
+    t
+};
+
+/// The index in [`PUNCTUATORS`] of the longest punctuator at the start of `rest`, if any.
+/// The candidates for each first byte are listed longest first, in table order.
+#[inline]
+fn punct_at(rest: &[u8]) -> Option<usize> {
+    let candidates: &[u8] = match rest.first()? {
+        b'%' => &[0, 17, 27, 28, 43],
+        b'.' => &[1, 35],
+        b'<' => &[2, 7, 9, 24, 26, 44],
+        b'>' => &[3, 8, 10, 45],
+        b'-' => &[4, 6, 19, 39],
+        b'+' => &[5, 18, 38],
+        b'=' => &[11, 51],
+        b'!' => &[12, 41],
+        b'&' => &[13, 20, 36],
+        b'|' => &[14, 22, 47],
+        b'*' => &[15, 37],
+        b'/' => &[16, 42],
+        b'^' => &[21, 46],
+        b'#' => &[23, 53],
+        b':' => &[25, 49],
+        b'[' => &[29],
+        b']' => &[30],
+        b'(' => &[31],
+        b')' => &[32],
+        b'{' => &[33],
+        b'}' => &[34],
+        b'~' => &[40],
+        b'?' => &[48],
+        b';' => &[50],
+        b',' => &[52],
+        _ => return None,
+    };
+    candidates.iter().map(|&i| i as usize).find(|&i| {
+        let p = PUNCTUATORS[i].as_bytes();
+        p.len() <= rest.len() && p[1..] == rest[1..p.len()]
+    })
+}
+
 /// Offset of the first byte of `s` that is not part of valid UTF-8, if any.
 fn invalid_utf8_at(s: &[u8]) -> Option<usize> {
     match std::str::from_utf8(s) {
@@ -475,6 +522,31 @@ mod tests {
         assert_eq!(i.get(p::ELLIPSIS), b"...");
         assert_eq!(i.get(p::LT), b"<");
         assert_eq!(i.get(p::GT), b">");
+    }
+
+    #[test]
+    fn punct_at_finds_the_longest_like_a_scan_of_the_table() {
+        // The reference: the first entry of the table (longest first) that matches.
+        let scan = |rest: &[u8]| {
+            PUNCTUATORS
+                .iter()
+                .position(|p| rest.starts_with(p.as_bytes()))
+        };
+        let alphabet = b"%.<>-+=!&|*/^#:[](){}~?;,a";
+        let mut buf = Vec::new();
+        for &a in alphabet {
+            for &b in alphabet {
+                for &c in alphabet {
+                    for &d in alphabet {
+                        buf.clear();
+                        buf.extend_from_slice(&[a, b, c, d]);
+                        for n in 1..=4 {
+                            assert_eq!(punct_at(&buf[..n]), scan(&buf[..n]), "{:?}", &buf[..n]);
+                        }
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -39,10 +39,45 @@ pub type FxHashMap<K, V> = HashMap<K, V, FxBuild>;
 pub type FxHashSet<K> = std::collections::HashSet<K, FxBuild>;
 
 /// Interns spellings so tokens are small and comparisons cheap.
-#[derive(Default)]
+///
+/// All spellings live end to end in one byte buffer (no allocation per symbol); the lookup
+/// table is open-addressed and holds symbol ids with their hashes, so a probe compares a
+/// hash before it compares bytes.
 pub struct Interner {
-    map: FxHashMap<Box<[u8]>, Symbol>,
-    strings: Vec<Box<[u8]>>,
+    /// The spellings, end to end.
+    bytes: Vec<u8>,
+    /// `ends[i]`: where symbol `i`'s spelling ends in `bytes` (it starts at `ends[i - 1]`).
+    ends: Vec<u32>,
+    /// Slots: `(hash, symbol + 1)`, `(_, 0)` when empty. Length a power of two.
+    table: Vec<(u32, u32)>,
+}
+
+impl Default for Interner {
+    fn default() -> Self {
+        Interner {
+            bytes: Vec::with_capacity(1 << 16),
+            ends: Vec::with_capacity(1 << 12),
+            table: vec![(0, 0); 1 << 13],
+        }
+    }
+}
+
+/// The hash of a spelling (FxHash-like, a word at a time).
+#[inline]
+fn spelling_hash(s: &[u8]) -> u32 {
+    const K: u64 = 0x517c_c1b7_2722_0a95;
+    let mut h = s.len() as u64;
+    let mut chunks = s.chunks_exact(8);
+    for c in &mut chunks {
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap())).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut w = [0u8; 8];
+        w[..rest.len()].copy_from_slice(rest);
+        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+    }
+    (h >> 32) as u32
 }
 
 impl Interner {
@@ -52,22 +87,63 @@ impl Interner {
         i
     }
 
-    pub fn intern(&mut self, s: &[u8]) -> Symbol {
-        if let Some(&sym) = self.map.get(s) {
-            return sym;
+    /// The slot where `s` (with hash `h`) is, or the empty slot where it would go.
+    #[inline]
+    fn find(&self, s: &[u8], h: u32) -> usize {
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let (sh, id) = self.table[i];
+            if id == 0 || (sh == h && self.get(Symbol(id - 1)) == s) {
+                return i;
+            }
+            i = (i + 1) & mask;
         }
-        let sym = Symbol(self.strings.len() as u32);
-        self.strings.push(s.into());
-        self.map.insert(s.into(), sym);
+    }
+
+    pub fn intern(&mut self, s: &[u8]) -> Symbol {
+        let h = spelling_hash(s);
+        let slot = self.find(s, h);
+        let id = self.table[slot].1;
+        if id != 0 {
+            return Symbol(id - 1);
+        }
+        let sym = Symbol(self.ends.len() as u32);
+        self.bytes.extend_from_slice(s);
+        self.ends.push(self.bytes.len() as u32);
+        self.table[slot] = (h, sym.0 + 1);
+        // Kept at most half full.
+        if self.ends.len() * 2 > self.table.len() {
+            self.grow();
+        }
         sym
     }
 
+    fn grow(&mut self) {
+        let doubled = vec![(0, 0); self.table.len() * 2];
+        let old = std::mem::replace(&mut self.table, doubled);
+        let mask = self.table.len() - 1;
+        for (h, id) in old {
+            if id != 0 {
+                let mut i = h as usize & mask;
+                while self.table[i].1 != 0 {
+                    i = (i + 1) & mask;
+                }
+                self.table[i] = (h, id);
+            }
+        }
+    }
+
+    #[inline]
     pub fn get(&self, sym: Symbol) -> &[u8] {
-        &self.strings[sym.0 as usize]
+        let i = sym.0 as usize;
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.bytes[start..self.ends[i] as usize]
     }
 
     pub fn lookup(&self, s: &[u8]) -> Option<Symbol> {
-        self.map.get(s).copied()
+        let id = self.table[self.find(s, spelling_hash(s))].1;
+        (id != 0).then(|| Symbol(id - 1))
     }
 
     /// A symbol's spelling as text (spellings are UTF-8 unless the source was not).
