@@ -482,10 +482,44 @@ fn invalid_utf8_at(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// Position of the first `needle` in `hay`.
+/// Does any byte of `w` equal `b`? (The classic "has zero byte" test on `w ^ b...b`.)
+#[inline]
+fn word_has(w: u64, b: u8) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let x = w ^ (LO * b as u64);
+    x.wrapping_sub(LO) & !x & HI != 0
+}
+
+/// Position of the first `needle` in `hay`, eight bytes at a time.
 #[inline]
 pub fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
-    hay.iter().position(|&b| b == needle)
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let w = u64::from_le_bytes(hay[i..i + 8].try_into().unwrap());
+        if word_has(w, needle) {
+            break;
+        }
+        i += 8;
+    }
+    hay[i..].iter().position(|&b| b == needle).map(|p| i + p)
+}
+
+/// Position of the first byte of `hay` equal to `a` or `b`, eight bytes at a time.
+#[inline]
+pub fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while i + 8 <= hay.len() {
+        let w = u64::from_le_bytes(hay[i..i + 8].try_into().unwrap());
+        if word_has(w, a) || word_has(w, b) {
+            break;
+        }
+        i += 8;
+    }
+    hay[i..]
+        .iter()
+        .position(|&c| c == a || c == b)
+        .map(|p| i + p)
 }
 
 #[cfg(test)]
@@ -522,6 +556,23 @@ mod tests {
         assert_eq!(i.get(p::ELLIPSIS), b"...");
         assert_eq!(i.get(p::LT), b"<");
         assert_eq!(i.get(p::GT), b">");
+    }
+
+    #[test]
+    fn memchr_finds_the_first() {
+        let hay = b"abcdefghijklmnopqrstuvwxyz0123456789\nABC\n";
+        for (i, &b) in hay.iter().enumerate() {
+            let first = hay.iter().position(|&c| c == b);
+            assert_eq!(memchr(b, hay), first);
+            assert_eq!(memchr2(b'#', b, hay), first);
+            assert_eq!(
+                memchr(b, &hay[i + 1..]),
+                hay[i + 1..].iter().position(|&c| c == b)
+            );
+        }
+        assert_eq!(memchr(b'#', hay), None);
+        assert_eq!(memchr2(b'#', b'\x80', hay), None);
+        assert_eq!(memchr(0x80, &[0x7f, 0x80, 0, 0, 0, 0, 0, 0, 0]), Some(1));
     }
 
     #[test]

@@ -53,18 +53,17 @@ pub struct Cleaned {
 /// accepts with a warning). A file that does not end in a newline gets one, so every line
 /// of a directive ends in `\n`.
 pub fn clean(raw: &[u8], trigraphs: bool) -> Cleaned {
-    let needs_work = memchr_any(raw, trigraphs);
-    if !needs_work {
-        let mut text = raw.to_vec();
-        if text.last().is_some_and(|&b| b != b'\n') {
-            text.push(b'\n');
-        }
-        return Cleaned {
-            text,
-            removed: Vec::new(),
-            spaced_splices: Vec::new(),
+    // The next byte that may need work: a backslash, a carriage return, a `?` (trigraphs).
+    let next_special = |from: usize| -> usize {
+        let rest = &raw[from..];
+        let found = if trigraphs {
+            rest.iter()
+                .position(|&b| b == b'\\' || b == b'\r' || b == b'?')
+        } else {
+            crate::lex::memchr2(b'\\', b'\r', rest)
         };
-    }
+        found.map_or(raw.len(), |p| from + p)
+    };
     let mut text = Vec::with_capacity(raw.len() + 1);
     let mut removed = Vec::new();
     let mut spaced_splices = Vec::new();
@@ -72,6 +71,13 @@ pub fn clean(raw: &[u8], trigraphs: bool) -> Cleaned {
     let mut i = 0;
     let n = raw.len();
     while i < n {
+        // Plain bytes up to the next special one are copied as they are.
+        let j = next_special(i);
+        text.extend_from_slice(&raw[i..j]);
+        i = j;
+        if i >= n {
+            break;
+        }
         let mut b = raw[i];
         let mut len = 1;
         if trigraphs && b == b'?' && i + 2 < n && raw[i + 1] == b'?' {
@@ -139,11 +145,6 @@ pub fn clean(raw: &[u8], trigraphs: bool) -> Cleaned {
     }
 }
 
-fn memchr_any(raw: &[u8], trigraphs: bool) -> bool {
-    raw.iter()
-        .any(|&b| b == b'\\' || b == b'\r' || (trigraphs && b == b'?'))
-}
-
 fn trigraph(c: u8) -> Option<u8> {
     Some(match c {
         b'=' => b'#',
@@ -161,11 +162,12 @@ fn trigraph(c: u8) -> Option<u8> {
 
 impl SourceFile {
     pub fn new(name: String, path: Option<PathBuf>, raw: Vec<u8>, cleaned: Cleaned) -> Self {
-        let mut line_starts = vec![0u32];
-        for (i, &b) in raw.iter().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
+        let mut line_starts = Vec::with_capacity(raw.len() / 24 + 1);
+        line_starts.push(0u32);
+        let mut i = 0;
+        while let Some(p) = crate::lex::memchr(b'\n', &raw[i..]) {
+            i += p + 1;
+            line_starts.push(i as u32);
         }
         SourceFile {
             name,
