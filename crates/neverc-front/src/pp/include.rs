@@ -192,7 +192,7 @@ impl Preprocessor {
                 let dir = dir.or_else(|| (self.sm.file(inc).path.is_none()).then(PathBuf::new));
                 if let Some(dir) = dir {
                     let candidate = join_like_gcc(&dir, name);
-                    if candidate.is_file() {
+                    if self.is_file_cached(&candidate) {
                         let system = self.is_system(inc);
                         return Some((candidate, None, system));
                     }
@@ -200,9 +200,9 @@ impl Preprocessor {
             }
             for i in 0..self.opts.quote_dirs.len() {
                 let d = &self.opts.quote_dirs[i];
-                let candidate = join_like_gcc(&d.path, name);
-                if candidate.is_file() {
-                    return Some((candidate, Some(i), d.system));
+                let (candidate, system) = (join_like_gcc(&d.path, name), d.system);
+                if self.is_file_cached(&candidate) {
+                    return Some((candidate, Some(i), system));
                 }
             }
         }
@@ -210,7 +210,7 @@ impl Preprocessor {
     }
 
     /// Searches the combined list (quote dirs, then bracket dirs) from index `start`.
-    fn search_from(&self, name: &str, start: usize) -> Option<(PathBuf, Option<usize>, bool)> {
+    fn search_from(&mut self, name: &str, start: usize) -> Option<(PathBuf, Option<usize>, bool)> {
         let nq = self.opts.quote_dirs.len();
         let total = nq + self.opts.bracket_dirs.len();
         for i in start..total {
@@ -219,12 +219,34 @@ impl Preprocessor {
             } else {
                 &self.opts.bracket_dirs[i - nq]
             };
-            let candidate = join_like_gcc(&d.path, name);
-            if candidate.is_file() {
-                return Some((candidate, Some(i), d.system));
+            let (candidate, system) = (join_like_gcc(&d.path, name), d.system);
+            if self.is_file_cached(&candidate) {
+                return Some((candidate, Some(i), system));
             }
         }
         None
+    }
+
+    /// `path.is_file()`, asked of the file system once per path: the same headers are
+    /// looked for in the same directories again and again.
+    fn is_file_cached(&mut self, path: &Path) -> bool {
+        if let Some(&known) = self.is_file_memo.get(path) {
+            return known;
+        }
+        let found = path.is_file();
+        self.is_file_memo.insert(path.to_path_buf(), found);
+        found
+    }
+
+    /// `fs::canonicalize(path)`, asked once per path.
+    pub(super) fn canonical_cached(&mut self, path: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.canonical_memo.get(path) {
+            return known.clone();
+        }
+        let canon = std::fs::canonicalize(path).ok();
+        self.canonical_memo
+            .insert(path.to_path_buf(), canon.clone());
+        canon
     }
 
     /// Would `__has_include` find this header?
@@ -255,7 +277,7 @@ impl Preprocessor {
     ) {
         let name = path.to_string_lossy().into_owned();
         let dep_key = format!("{name}\0{spelled}");
-        let canon = std::fs::canonicalize(&path).ok();
+        let canon = self.canonical_cached(&path);
         if let Some(c) = &canon {
             if self.once.contains(c) {
                 return;

@@ -188,6 +188,9 @@ pub struct Preprocessor {
     once: HashSet<PathBuf>,
     /// Include guards found: canonical path -> guard macro.
     guards: FxHashMap<PathBuf, Symbol>,
+    /// Answers of the file system, asked once per path (see `is_file_cached`).
+    is_file_memo: FxHashMap<PathBuf, bool>,
+    canonical_memo: FxHashMap<PathBuf, Option<PathBuf>>,
     /// Every file opened, in order, with whether it is a system header (for `-M`).
     pub deps: Vec<(String, bool)>,
     deps_seen: HashSet<String>,
@@ -241,6 +244,8 @@ impl Preprocessor {
             counter: 0,
             once: HashSet::new(),
             guards: FxHashMap::default(),
+            is_file_memo: FxHashMap::default(),
+            canonical_memo: FxHashMap::default(),
             deps: Vec::new(),
             deps_seen: HashSet::new(),
             pushed: FxHashMap::default(),
@@ -556,8 +561,8 @@ impl Preprocessor {
         }
         if let MiState::After(guard) | MiState::Inside(guard) = frame.mi {
             if matches!(frame.mi, MiState::After(_)) {
-                if let Some(path) = self.sm.path(frame.file) {
-                    if let Ok(canon) = std::fs::canonicalize(path) {
+                if let Some(path) = self.sm.path(frame.file).map(Path::to_path_buf) {
+                    if let Some(canon) = self.canonical_cached(&path) {
                         self.guards.insert(canon, guard);
                     }
                 }
