@@ -431,6 +431,8 @@ pub struct Converter {
     /// source order: (index of the next token, diagnostic).
     pub queued: Vec<(u32, Diagnostic)>,
     cur: u32,
+    /// A reused buffer for a literal's spelling.
+    scratch: Vec<u8>,
 }
 
 /// A `#pragma` seen between tokens: the index of the token it came before.
@@ -460,6 +462,7 @@ impl Converter {
             c2x: pp.opts.std.version >= 202000,
             queued: Vec::new(),
             cur: 0,
+            scratch: Vec::new(),
         }
     }
 
@@ -520,8 +523,14 @@ impl Converter {
                     }
                 }
                 TokKind::Number => {
-                    let s = pp.interner.get(t.sym).to_vec();
-                    match self.number(pp, &s, &t, &mut lits) {
+                    // The spelling is copied out of the interner (`number` reports through
+                    // `pp`) into a buffer kept across tokens.
+                    let mut s = std::mem::take(&mut self.scratch);
+                    s.clear();
+                    s.extend_from_slice(pp.interner.get(t.sym));
+                    let r = self.number(pp, &s, &t, &mut lits);
+                    self.scratch = s;
+                    match r {
                         Some((k, i)) => {
                             tok.kind = k;
                             tok.lit = i;
@@ -643,10 +652,10 @@ impl Converter {
         lits: &mut Literals,
     ) -> Option<(T, u32)> {
         let len = s.len() as u32;
-        let s: Vec<u8> = if self.c2x {
+        let s: std::borrow::Cow<[u8]> = if self.c2x && s.contains(&b'\'') {
             s.iter().copied().filter(|&b| b != b'\'').collect()
         } else {
-            s.to_vec()
+            s.into()
         };
         let hex = s.len() > 1 && s[0] == b'0' && (s[1] == b'x' || s[1] == b'X');
         let bin = s.len() > 1 && s[0] == b'0' && (s[1] == b'b' || s[1] == b'B');
