@@ -238,7 +238,7 @@ impl SourceFile {
 /// One macro expansion, for "in expansion of macro" notes.
 #[derive(Clone, Debug)]
 pub struct Expansion {
-    pub name: String,
+    pub name: std::rc::Rc<str>,
     /// Where the macro's name was written.
     pub call: Loc,
     /// The expansion this call itself came from (0: written in a file).
@@ -264,7 +264,7 @@ impl SourceMap {
             files: Vec::new(),
             includers: Vec::new(),
             expansions: vec![Expansion {
-                name: String::new(),
+                name: "".into(),
                 call: Loc::default(),
                 parent: 0,
             }],

@@ -557,7 +557,10 @@ impl Preprocessor {
                 return None;
             }
             body_start = i;
-            kind = MacroKind::Function { params, variadic };
+            kind = MacroKind::Function {
+                params: params.into(),
+                variadic,
+            };
         } else if let Some(first) = tokens.first() {
             if !first.has(flags::PREV_WHITE) {
                 self.report(Diagnostic::warning(
@@ -640,7 +643,7 @@ impl Preprocessor {
         Some(Macro {
             name: name_str,
             kind,
-            body,
+            body: body.into(),
             def_loc: name.loc,
             disabled: false,
             used: false,
@@ -714,12 +717,16 @@ impl Preprocessor {
         };
         kinds_equal
             && a.body.len() == b.body.len()
-            && a.body.iter().zip(&b.body).enumerate().all(|(i, (x, y))| {
-                x.sym == y.sym
-                    && x.kind == y.kind
-                    && (i == 0 || x.has(flags::PREV_WHITE) == y.has(flags::PREV_WHITE))
-                    && x.has(flags::PASTE_LEFT) == y.has(flags::PASTE_LEFT)
-            })
+            && a.body
+                .iter()
+                .zip(b.body.iter())
+                .enumerate()
+                .all(|(i, (x, y))| {
+                    x.sym == y.sym
+                        && x.kind == y.kind
+                        && (i == 0 || x.has(flags::PREV_WHITE) == y.has(flags::PREV_WHITE))
+                        && x.has(flags::PASTE_LEFT) == y.has(flags::PASTE_LEFT)
+                })
     }
 
     fn do_undef(&mut self) {

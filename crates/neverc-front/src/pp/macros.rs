@@ -38,7 +38,8 @@ pub enum Builtin {
 pub enum MacroKind {
     Object,
     Function {
-        params: Vec<Symbol>,
+        /// Shared, so expanding a call does not copy the list.
+        params: Rc<[Symbol]>,
         /// The last parameter collects the variable arguments (`...` or GNU `name...`).
         variadic: bool,
     },
@@ -49,7 +50,8 @@ pub enum MacroKind {
 pub struct Macro {
     pub name: Rc<str>,
     pub kind: MacroKind,
-    pub body: Vec<Token>,
+    /// Shared, so expanding the macro does not copy its definition.
+    pub body: Rc<[Token]>,
     pub def_loc: Loc,
     /// Being expanded right now: an identifier naming it is painted, not expanded.
     pub disabled: bool,
@@ -118,12 +120,12 @@ impl Preprocessor {
                 let body = m.body.clone();
                 let name = m.name.clone();
                 let exp = self.sm.add_expansion(Expansion {
-                    name: name.to_string(),
+                    name,
                     call: tok.loc,
                     parent: tok.expansion,
                 });
                 let mut out = Vec::with_capacity(body.len());
-                for b in &body {
+                for b in body.iter() {
                     let mut t = *b;
                     t.expansion = exp;
                     t.flags &= !flags::BOL;
@@ -157,7 +159,7 @@ impl Preprocessor {
                     ArgsResult::Failed => return Expanded::No(tok),
                 };
                 let exp = self.sm.add_expansion(Expansion {
-                    name: name.to_string(),
+                    name,
                     call: tok.loc,
                     parent: tok.expansion,
                 });

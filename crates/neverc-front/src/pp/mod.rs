@@ -196,7 +196,7 @@ pub struct Preprocessor {
     deps_seen: HashSet<String>,
     /// `#pragma push_macro` stacks.
     pushed: FxHashMap<Symbol, Vec<Option<Macro>>>,
-    poisoned: HashSet<Symbol>,
+    poisoned: crate::token::FxHashSet<Symbol>,
     base_file: String,
     sym_defined: Symbol,
     sym_va_args: Symbol,
@@ -249,7 +249,7 @@ impl Preprocessor {
             deps: Vec::new(),
             deps_seen: HashSet::new(),
             pushed: FxHashMap::default(),
-            poisoned: HashSet::new(),
+            poisoned: Default::default(),
             base_file: String::new(),
             sym_defined,
             sym_va_args,
@@ -288,7 +288,7 @@ impl Preprocessor {
                 Macro {
                     name: name.into(),
                     kind: MacroKind::Builtin(b),
-                    body: Vec::new(),
+                    body: Vec::new().into(),
                     def_loc: Loc::default(),
                     disabled: false,
                     used: false,
@@ -491,7 +491,9 @@ impl Preprocessor {
             }
             let frame = self.frames.last_mut().unwrap();
             let t = frame.lexer.next(&mut self.interner);
-            self.flush_lex_diags();
+            if !frame.lexer.diags.is_empty() {
+                self.flush_lex_diags();
+            }
             match t.kind {
                 TokKind::Eof => {
                     if self.collecting_args > 0 {
@@ -519,7 +521,10 @@ impl Preprocessor {
                     } else {
                         frame.mi = MiState::Spoiled;
                     }
-                    if t.kind == TokKind::Ident && self.poisoned.contains(&t.sym) {
+                    if t.kind == TokKind::Ident
+                        && !self.poisoned.is_empty()
+                        && self.poisoned.contains(&t.sym)
+                    {
                         let name = self.interner.str(t.sym).into_owned();
                         let len = name.len() as u32;
                         self.report(
