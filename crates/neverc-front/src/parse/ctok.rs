@@ -468,7 +468,10 @@ impl Converter {
 
     /// Reads the whole unit: the tokens (ending with one `Eof`), literal values and pragmas.
     pub fn run(&mut self, pp: &mut Preprocessor) -> (Vec<Tok>, Literals, Vec<PragmaAt>) {
-        let mut toks: Vec<Tok> = Vec::new();
+        // About one token per three bytes of the main file (headers add some more): reserved
+        // so the vector is not copied as it grows.
+        let main_len = pp.sm.file(pp.main_file()).text.len();
+        let mut toks: Vec<Tok> = Vec::with_capacity(main_len / 3 + 4096);
         let mut lits = Literals::default();
         let mut pragmas = Vec::new();
         let mut pending: Option<Token> = None;

@@ -241,6 +241,9 @@ impl<'a> Parser<'a> {
             c2x,
             queued: queued.into(),
         };
+        // Room for the tree up front (about one expression per two tokens), so the arenas
+        // are not copied as they grow; pages not used are never touched.
+        p.ast.exprs.reserve(tokens.len() / 2);
         p.ast.tokens = tokens;
         p.ast.lits = lits;
         p.ast.pragmas = pragmas;
