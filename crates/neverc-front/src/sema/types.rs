@@ -285,7 +285,7 @@ impl TypeTable {
 
     /// Array-to-pointer and function-to-pointer conversion, dropping qualifiers.
     pub fn decay(&mut self, id: TypeId) -> TypeId {
-        match self.kind(id).clone() {
+        match *self.kind(id) {
             Kind::Array(e, _) => self.pointer(e),
             Kind::Func(_) => self.pointer(id),
             _ => self.unqual(id),
