@@ -2,6 +2,7 @@
 //! list to its leaves (designators, brace elision), and static objects' bytes and
 //! relocations.
 
+use crate::softfloat::{SoftFloat, BINARY128, BINARY32, EXACT_WIDE, X87};
 use crate::Gen;
 use neverc_front::parse::ast::{BinOp, Designator, ExprId, ExprKind, Init, InitId, InitItem, UnOp};
 use neverc_front::parse::ctok::Enc;
@@ -63,216 +64,14 @@ pub fn fconst_value(t: Type, bits: u128) -> Option<f64> {
 /// A decimal or hexadecimal floating literal's exact value rounded (to nearest, ties
 /// to even) to the x87 extended format; None for text it does not understand.
 pub fn parse_f80(text: &str) -> Option<u128> {
-    let t = text.trim_end_matches(['f', 'F', 'l', 'L', 'w', 'W', 'q', 'Q']);
-    let t = t.replace('\'', "");
-    let (hex, body) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-        Some(b) => (true, b.to_string()),
-        None => (false, t.clone()),
-    };
-    let (mant, exp) = match body.find(if hex { ['p', 'P'] } else { ['e', 'E'] }) {
-        Some(i) => (&body[..i], body[i + 1..].parse::<i64>().ok()?),
-        None => (&body[..], 0),
-    };
-    let radix: u32 = if hex { 16 } else { 10 };
-    // Digits as a big integer D, and the power of the radix after the point.
-    let mut d = Big::zero();
-    let mut frac_digits: i64 = 0;
-    let mut after = false;
-    for c in mant.chars() {
-        if c == '.' {
-            after = true;
-            continue;
-        }
-        d.mul_small(radix);
-        d.add_small(c.to_digit(radix)?);
-        if after {
-            frac_digits += 1;
-        }
-    }
-    if d.is_zero() {
-        return Some(0);
-    }
-    // value = D * 2^e2 * 5^e5 (decimal: 10^k = 2^k 5^k; hex: 16^k = 2^4k).
-    let (mut e2, e5) = if hex {
-        (exp - 4 * frac_digits, 0i64)
-    } else {
-        let k = exp - frac_digits;
-        (k, k)
-    };
-    if !(-6000..=6000).contains(&e5) || !(-30000..=30000).contains(&e2) {
-        return None;
-    }
-    let mut num = d;
-    let mut den = Big::one();
-    if e5 >= 0 {
-        for _ in 0..e5 {
-            num.mul_small(5);
-        }
-    } else {
-        for _ in 0..-e5 {
-            den.mul_small(5);
-        }
-    }
-    // Scale so that num / den has 66 bits or more: then the quotient's top 64 bits and a
-    // sticky remainder give the correctly rounded mantissa.
-    let shift = 66 + den.bits() as i64 - num.bits() as i64;
-    if shift > 0 {
-        num.shl(shift as u32);
-        e2 -= shift;
-    }
-    let (q, rem_zero) = num.div(&den);
-    let qbits = q.bits() as i64;
-    // Keep 64 bits; round the rest.
-    let drop = qbits - 64;
-    let (mut m, round_bit, sticky) = q.top64(drop as u32);
-    let sticky = sticky || !rem_zero;
-    let mut e = e2 + drop + 63; // exponent of the leading bit
-    if round_bit && (sticky || m & 1 == 1) {
-        m = m.wrapping_add(1);
-        if m == 0 {
-            m = 1 << 63;
-            e += 1;
-        }
-    }
-    let biased = e + 16383;
-    if biased >= 0x7fff {
-        return Some(0x7fff_u128 << 64 | 1u128 << 63); // infinity
-    }
-    if biased <= 0 {
-        return None; // subnormal: leave it to the double path
-    }
-    Some((biased as u128) << 64 | m as u128)
+    SoftFloat::parse(text, X87).map(SoftFloat::to_x87_bits)
 }
 
-/// Just enough unsigned big-integer arithmetic for literal conversion.
-#[derive(Clone)]
-struct Big(Vec<u32>);
-
-impl Big {
-    fn zero() -> Big {
-        Big(vec![])
-    }
-    fn one() -> Big {
-        Big(vec![1])
-    }
-    fn is_zero(&self) -> bool {
-        self.0.iter().all(|&x| x == 0)
-    }
-    fn trim(&mut self) {
-        while self.0.last() == Some(&0) {
-            self.0.pop();
-        }
-    }
-    fn mul_small(&mut self, k: u32) {
-        let mut carry = 0u64;
-        for x in self.0.iter_mut() {
-            let v = *x as u64 * k as u64 + carry;
-            *x = v as u32;
-            carry = v >> 32;
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-    }
-    fn add_small(&mut self, k: u32) {
-        let mut carry = k as u64;
-        for x in self.0.iter_mut() {
-            let v = *x as u64 + carry;
-            *x = v as u32;
-            carry = v >> 32;
-            if carry == 0 {
-                break;
-            }
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-    }
-    fn bits(&self) -> u32 {
-        let mut s = self.clone();
-        s.trim();
-        match s.0.last() {
-            None => 0,
-            Some(&top) => (s.0.len() as u32 - 1) * 32 + (32 - top.leading_zeros()),
-        }
-    }
-    fn bit(&self, i: u32) -> bool {
-        let w = (i / 32) as usize;
-        w < self.0.len() && (self.0[w] >> (i % 32)) & 1 == 1
-    }
-    fn shl(&mut self, n: u32) {
-        let words = (n / 32) as usize;
-        let bits = n % 32;
-        let mut out = vec![0u32; words];
-        let mut carry = 0u32;
-        for &x in &self.0 {
-            if bits == 0 {
-                out.push(x);
-            } else {
-                out.push((x << bits) | carry);
-                carry = x >> (32 - bits);
-            }
-        }
-        if carry != 0 {
-            out.push(carry);
-        }
-        self.0 = out;
-    }
-    fn cmp(&self, o: &Big) -> std::cmp::Ordering {
-        let (mut a, mut b) = (self.clone(), o.clone());
-        a.trim();
-        b.trim();
-        a.0.len()
-            .cmp(&b.0.len())
-            .then_with(|| a.0.iter().rev().cmp(b.0.iter().rev()))
-    }
-    fn sub(&mut self, o: &Big) {
-        let mut borrow = 0i64;
-        for i in 0..self.0.len() {
-            let v = self.0[i] as i64 - borrow - *o.0.get(i).unwrap_or(&0) as i64;
-            borrow = (v < 0) as i64;
-            self.0[i] = v.rem_euclid(1 << 32) as u32;
-        }
-        self.trim();
-    }
-    /// Quotient by long division (bit by bit: literals are short), and whether the
-    /// remainder is zero.
-    fn div(&self, d: &Big) -> (Big, bool) {
-        let n = self.bits();
-        let mut q = Big(vec![0; (n as usize / 32) + 1]);
-        let mut r = Big::zero();
-        for i in (0..n).rev() {
-            r.shl(1);
-            if self.bit(i) {
-                if r.0.is_empty() {
-                    r.0.push(0);
-                }
-                r.0[0] |= 1;
-            }
-            if r.cmp(d) != std::cmp::Ordering::Less {
-                r.sub(d);
-                q.0[(i / 32) as usize] |= 1 << (i % 32);
-            }
-        }
-        q.trim();
-        (q, r.is_zero())
-    }
-    /// The 64 bits below the top `drop` low bits removed, the first removed bit, and
-    /// whether any later removed bit is set.
-    fn top64(&self, drop: u32) -> (u64, bool, bool) {
-        let mut m = 0u64;
-        for k in 0..64 {
-            if self.bit(drop + k) {
-                m |= 1 << k;
-            }
-        }
-        let round = drop > 0 && self.bit(drop - 1);
-        let sticky = (0..drop.saturating_sub(1)).any(|i| self.bit(i));
-        (m, round, sticky)
-    }
+/// The same for IEEE binary128 (`long double` on AArch64 and RISC-V, `_Float128`).
+pub fn parse_f128(text: &str) -> Option<u128> {
+    SoftFloat::parse(text, BINARY128).map(SoftFloat::to_binary128_bits)
 }
 
-/// IEEE binary128 bits of a double.
 /// IEEE binary16 bits of `v`, rounded to nearest, ties to even (as gcc converts a
 /// `double` constant to `_Float16`): overflow gives infinity, tiny values subnormals or
 /// zero, a NaN stays a quiet NaN. Also whether `v` lay exactly halfway between two
@@ -318,6 +117,7 @@ pub fn f64_to_f16(v: f64) -> (u16, bool) {
     (sign | (e << 10) | (q as u16 & 0x3ff), tie)
 }
 
+/// IEEE binary128 bits of a double.
 pub fn f64_to_f128(v: f64) -> u128 {
     let bits = v.to_bits();
     let sign = (bits >> 63) as u128;
@@ -541,6 +341,20 @@ fn wrap(g: &Gen, ty: TypeId, v: i128) -> i128 {
         u - (1i128 << bits)
     } else {
         u
+    }
+}
+
+/// A float constant converted to integer type `ty`: out-of-range values saturate, as
+/// gcc folds them (the conversion's behaviour is undefined at run time).
+fn saturate(g: &Gen, ty: TypeId, v: i128) -> i128 {
+    let Some(k) = g.t.types.int_kind(ty) else {
+        return v;
+    };
+    let bits = g.t.types.int_bits(k).min(127);
+    if g.t.types.is_signed_kind(k) {
+        v.clamp(-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+    } else {
+        v.clamp(0, (1i128 << bits) - 1)
     }
 }
 
@@ -969,6 +783,8 @@ fn designate(g: &mut Gen, ty: TypeId, base: u64, d: &Designator) -> Option<(usiz
 enum CVal {
     Int(i128),
     Float(f64),
+    /// A `long double` (or `_Float128`), folded exactly in its own format.
+    Long(SoftFloat),
     /// Address of a symbol plus an offset.
     Addr(Sym, i64),
     /// Address of a label of the current function.
@@ -1183,26 +999,6 @@ impl<'a> Gen<'a> {
             self.refuse(self.ast.expr(e).loc, "this static initialiser");
             return;
         }
-        // A long double literal keeps its full precision.
-        if self.ir_type(ty) == Some(Type::F80) && bits.is_none() {
-            let x = self.strip_id(e);
-            let (neg, lit) = match self.ast.expr(x).kind {
-                ExprKind::Unary(UnOp::Neg, y) => (true, self.strip_id(y)),
-                _ => (false, x),
-            };
-            if let ExprKind::Float(i) = self.ast.expr(lit).kind {
-                let l = &self.ast.lits.floats[i as usize];
-                let lt = self.expr_type(lit);
-                if !l.imaginary && self.ir_type(lt) == Some(Type::F80) {
-                    if let Some(b) = parse_f80(&l.text) {
-                        let b = if neg { b | 1u128 << 79 } else { b };
-                        let at = off as usize;
-                        bytes[at..at + 10].copy_from_slice(&b.to_le_bytes()[..10]);
-                        return;
-                    }
-                }
-            }
-        }
         let Some(v) = self.const_value(e, ty) else {
             self.refuse(
                 self.ast.expr(e).loc,
@@ -1251,6 +1047,15 @@ impl<'a> Gen<'a> {
                     bytes[at..at + size].copy_from_slice(&le[..size]);
                 }
             }
+            CVal::Long(x) => match it {
+                Type::F80 => {
+                    bytes[at..at + 10].copy_from_slice(&x.to_x87_bits().to_le_bytes()[..10])
+                }
+                Type::F128 => {
+                    bytes[at..at + 16].copy_from_slice(&x.to_binary128_bits().to_le_bytes())
+                }
+                _ => self.write_float(bytes, at, it, x.to_f64()),
+            },
             CVal::Addr(s, a) => relocs.push((off, s, a, size as u8)),
             CVal::Label(b) => {
                 let f = self.fs.as_ref().map(|f| f.b.func.sym);
@@ -1275,7 +1080,28 @@ impl<'a> Gen<'a> {
     fn const_value(&mut self, e: ExprId, ty: TypeId) -> Option<CVal> {
         let v = self.const_expr(e)?;
         let from = self.expr_type(e);
+        if let Some(fmt) = self.long_format(ty) {
+            return Some(match v {
+                CVal::Int(_) | CVal::Float(_) | CVal::Long(_) => {
+                    CVal::Long(self.soft(v, from)?.convert(fmt))
+                }
+                other => other,
+            });
+        }
         Some(match v {
+            CVal::Long(x) if matches!(self.t.types.kind(ty), Kind::Bool) => {
+                CVal::Int(!x.is_zero() as i128)
+            }
+            CVal::Long(x) if !self.is_float(ty) => CVal::Int(saturate(self, ty, x.to_int())),
+            CVal::Long(x) if self.ir_type(ty) == Some(Type::F32) => {
+                CVal::Float(x.convert(BINARY32).to_f64())
+            }
+            CVal::Long(x) => CVal::Float(x.to_f64()),
+            CVal::Int(x) if self.ir_type(ty) == Some(Type::F32) => {
+                // Straight to single precision: through double could round twice.
+                let signed = self.is_signed(from) || !self.t.types.is_integer(from);
+                CVal::Float(if signed { x as f32 } else { x as u128 as f32 } as f64)
+            }
             CVal::Int(x) if self.is_float(ty) => {
                 let f = if self.is_signed(from) || !self.t.types.is_integer(from) {
                     x as f64
@@ -1293,7 +1119,7 @@ impl<'a> Gen<'a> {
                 if matches!(self.t.types.kind(ty), Kind::Bool) {
                     CVal::Int((f != 0.0) as i128)
                 } else {
-                    CVal::Int(wrap(self, ty, f as i128))
+                    CVal::Int(saturate(self, ty, f as i128))
                 }
             }
             CVal::Float(f) => {
@@ -1305,6 +1131,29 @@ impl<'a> Gen<'a> {
                 })
             }
             other => other,
+        })
+    }
+
+    /// The software format that folds constants of `ty`, when it is a `long double`
+    /// (or `_Float128`) that the host has no type for.
+    fn long_format(&self, ty: TypeId) -> Option<crate::softfloat::Format> {
+        match self.ir_type(ty) {
+            Some(Type::F80) => Some(X87),
+            Some(Type::F128) => Some(BINARY128),
+            _ => None,
+        }
+    }
+
+    /// An arithmetic constant of C type `from` as an exact software float.
+    fn soft(&self, v: CVal, from: TypeId) -> Option<SoftFloat> {
+        Some(match v {
+            CVal::Int(i) if self.is_signed(from) || !self.t.types.is_integer(from) => {
+                SoftFloat::from_int(i < 0, i.unsigned_abs(), EXACT_WIDE)
+            }
+            CVal::Int(i) => SoftFloat::from_int(false, i as u128, EXACT_WIDE),
+            CVal::Float(f) => SoftFloat::from_f64(f),
+            CVal::Long(x) => x,
+            _ => return None,
         })
     }
 
@@ -1320,6 +1169,11 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Float(i) => {
                 let lit = &self.ast.lits.floats[*i as usize];
+                if let (Some(fmt), false) = (self.long_format(ty), lit.imaginary) {
+                    let v = SoftFloat::parse(&lit.text, fmt)
+                        .unwrap_or_else(|| SoftFloat::from_f64(lit.value).convert(fmt));
+                    return Some(CVal::Long(v));
+                }
                 if self.ir_type(ty) == Some(Type::F32) {
                     return Some(CVal::Float(
                         parse_f32(&lit.text).map(|f| f as f64).unwrap_or(lit.value),
@@ -1329,13 +1183,26 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Unary(UnOp::Neg, x) => match self.const_expr(*x)? {
                 CVal::Float(f) => Some(CVal::Float(-f)),
+                CVal::Long(x) => Some(CVal::Long(x.neg())),
                 CVal::Int(i) => Some(CVal::Int(wrap(self, ty, -i))),
                 _ => None,
             },
             ExprKind::Cast(_, x) | ExprKind::Unary(UnOp::Real, x) => {
                 let v = self.const_expr(*x)?;
                 let from = self.expr_type(*x);
+                if let (Some(fmt), CVal::Int(_) | CVal::Float(_) | CVal::Long(_)) =
+                    (self.long_format(ty), v)
+                {
+                    return Some(CVal::Long(self.soft(v, from)?.convert(fmt)));
+                }
                 match v {
+                    CVal::Long(x) if self.t.types.is_integer(ty) => {
+                        Some(CVal::Int(saturate(self, ty, x.to_int())))
+                    }
+                    CVal::Long(x) if self.ir_type(ty) == Some(Type::F32) => {
+                        Some(CVal::Float(x.convert(BINARY32).to_f64()))
+                    }
+                    CVal::Long(x) if self.is_float(ty) => Some(CVal::Float(x.to_f64())),
                     CVal::Int(i) if self.is_float(ty) => {
                         Some(CVal::Float(if self.is_signed(from) {
                             i as f64
@@ -1349,7 +1216,7 @@ impl<'a> Gen<'a> {
                         i
                     })),
                     CVal::Float(f) if self.t.types.is_integer(ty) => {
-                        Some(CVal::Int(wrap(self, ty, f as i128)))
+                        Some(CVal::Int(saturate(self, ty, f as i128)))
                     }
                     CVal::Float(f) => Some(CVal::Float(if self.ir_type(ty) == Some(Type::F32) {
                         f as f32 as f64
@@ -1358,6 +1225,14 @@ impl<'a> Gen<'a> {
                     })),
                     a => Some(a),
                 }
+            }
+            ExprKind::Binary(op @ (BinOp::And | BinOp::Or), a, b) => {
+                // Floating operands make these arithmetic, not integer, constants.
+                let x = self.const_truth(*a)?;
+                if x == (*op == BinOp::Or) {
+                    return Some(CVal::Int(x as i128));
+                }
+                Some(CVal::Int(self.const_truth(*b)? as i128))
             }
             ExprKind::Binary(op, a, b) => {
                 let x = self.const_expr(*a)?;
@@ -1392,6 +1267,35 @@ impl<'a> Gen<'a> {
                     (CVal::Addr(s1, o1), CVal::Addr(s2, o2)) if *op == BinOp::Sub && s1 == s2 => {
                         let sz = self.pointee_size(at).max(1) as i64;
                         Some(CVal::Int(((o1 - o2) / sz) as i128))
+                    }
+                    (CVal::Long(_), CVal::Float(_) | CVal::Int(_) | CVal::Long(_))
+                    | (CVal::Float(_) | CVal::Int(_), CVal::Long(_)) => {
+                        // The usual arithmetic conversions made both long double.
+                        let fmt = self.long_format(at).or(self.long_format(bt))?;
+                        let p = self.soft(x, at)?.convert(fmt);
+                        let q = self.soft(y, bt)?.convert(fmt);
+                        let ord = p.compare(q);
+                        use std::cmp::Ordering::*;
+                        let r = match op {
+                            BinOp::Add => p.add(q, fmt),
+                            BinOp::Sub => p.sub(q, fmt),
+                            BinOp::Mul => p.mul(q, fmt),
+                            BinOp::Div => p.div(q, fmt),
+                            BinOp::Lt => return Some(CVal::Int((ord == Some(Less)) as i128)),
+                            BinOp::Gt => return Some(CVal::Int((ord == Some(Greater)) as i128)),
+                            BinOp::Le => {
+                                return Some(CVal::Int(matches!(ord, Some(Less | Equal)) as i128))
+                            }
+                            BinOp::Ge => {
+                                return Some(
+                                    CVal::Int(matches!(ord, Some(Greater | Equal)) as i128),
+                                )
+                            }
+                            BinOp::Eq => return Some(CVal::Int((ord == Some(Equal)) as i128)),
+                            BinOp::Ne => return Some(CVal::Int((ord != Some(Equal)) as i128)),
+                            _ => return None,
+                        };
+                        Some(CVal::Long(r))
                     }
                     (CVal::Float(_) | CVal::Int(_), CVal::Float(_) | CVal::Int(_)) => {
                         let f = |v: CVal| match v {
@@ -1431,6 +1335,7 @@ impl<'a> Gen<'a> {
                 let truth = match cv {
                     CVal::Int(i) => i != 0,
                     CVal::Float(f) => f != 0.0,
+                    CVal::Long(x) => !x.is_zero(),
                     _ => true,
                 };
                 match (truth, a) {
@@ -1508,6 +1413,16 @@ impl<'a> Gen<'a> {
                 self.const_expr(if pick { *a } else { *b })
             }
             _ => None,
+        }
+    }
+
+    /// Whether an arithmetic constant is nonzero; None when it is not one.
+    fn const_truth(&mut self, e: ExprId) -> Option<bool> {
+        match self.const_expr(e)? {
+            CVal::Int(i) => Some(i != 0),
+            CVal::Float(f) => Some(f != 0.0),
+            CVal::Long(x) => Some(!x.is_zero()),
+            CVal::Addr(..) | CVal::Label(_) => None,
         }
     }
 

@@ -1229,7 +1229,8 @@ impl<'a> Gen<'a> {
                     Type::F64 => v.to_bits() as u128,
                     Type::F80 => crate::consts::parse_f80(&lit.text)
                         .unwrap_or_else(|| crate::consts::f64_to_f80(v)),
-                    _ => crate::consts::f64_to_f128(v),
+                    _ => crate::consts::parse_f128(&lit.text)
+                        .unwrap_or_else(|| crate::consts::f64_to_f128(v)),
                 };
                 Rv::Scalar(self.b().fconst(t, bits))
             }

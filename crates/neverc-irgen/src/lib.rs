@@ -13,6 +13,7 @@ mod callconv;
 mod consts;
 mod expr;
 mod func;
+mod softfloat;
 mod stmt;
 mod ty;
 
