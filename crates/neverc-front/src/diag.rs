@@ -85,7 +85,9 @@ impl WarningPolicy {
         } else if opt == "no-error" {
             self.all_errors = false;
         } else if let Some(name) = opt.strip_prefix("error=") {
+            // As in gcc, -Werror=x also turns -Wx on.
             self.errors.insert(name.to_string());
+            self.enabled.insert(name.to_string());
             self.disabled.remove(name);
         } else if let Some(name) = opt.strip_prefix("no-error=") {
             self.not_errors.insert(name.to_string());

@@ -12,7 +12,7 @@
 //! turns C values into the pieces a plan names. A call through a pointer uses the
 //! standard convention (see `thunk` for how the pointer is made to work).
 
-use crate::{Gen, Refusal};
+use crate::{Gen, Refusal, Warning};
 use neverc_abi::callconv::{self as cc, CcError, Spec};
 use neverc_abi::{CallPlan, Flags, Id, Location, Place, Signature};
 use neverc_front::parse::ast::{Attr, DeclKind};
@@ -44,17 +44,6 @@ pub(crate) enum CcChoice {
         expected: Option<Id>,
         loc: Loc,
     },
-}
-
-/// A warning irgen reports (the driver prints it).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Warning {
-    pub loc: Loc,
-    pub message: String,
-    /// Shown only under `-Wextra`.
-    pub extra: bool,
-    /// A note rather than a warning.
-    pub note: bool,
 }
 
 impl<'a> Gen<'a> {
@@ -156,6 +145,8 @@ impl<'a> Gen<'a> {
             message: message.into(),
             extra,
             note: false,
+            option: None,
+            function: None,
         };
         if !self.warnings.contains(&w) {
             self.warnings.push(w);
@@ -359,6 +350,8 @@ impl<'a> Gen<'a> {
             message,
             extra: false,
             note: true,
+            option: None,
+            function: None,
         };
         if !self.warnings.contains(&w) {
             self.warnings.push(w);

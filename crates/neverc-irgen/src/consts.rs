@@ -2,7 +2,7 @@
 //! list to its leaves (designators, brace elision), and static objects' bytes and
 //! relocations.
 
-use crate::softfloat::{SoftFloat, BINARY128, BINARY32, EXACT_WIDE, X87};
+use crate::softfloat::{Format, SoftFloat, BINARY128, BINARY32, BINARY64, EXACT_WIDE, X87};
 use crate::Gen;
 use neverc_front::parse::ast::{BinOp, Designator, ExprId, ExprKind, Init, InitId, InitItem, UnOp};
 use neverc_front::parse::ctok::Enc;
@@ -966,17 +966,18 @@ impl<'a> Gen<'a> {
             return;
         }
         if let Kind::Complex(el) = *self.t.types.kind(ty) {
-            let Some((re, im)) = self.const_complex(e) else {
+            let fmt = self.long_format(el).unwrap_or(BINARY64);
+            let Some((re, im)) = self.const_complex(e, fmt) else {
                 self.refuse(self.ast.expr(e).loc, "this complex initialiser");
                 return;
             };
             let it = self.ir_type(el).unwrap_or(Type::F64);
             let (sz, _) = self.size_align(el);
             if it.is_float() {
-                self.write_float(bytes, off as usize, it, re);
-                self.write_float(bytes, (off + sz) as usize, it, im);
+                self.write_soft(bytes, off as usize, it, re);
+                self.write_soft(bytes, (off + sz) as usize, it, im);
             } else {
-                for (k, v) in [(0, re), (sz, im)] {
+                for (k, v) in [(0, re.to_f64()), (sz, im.to_f64())] {
                     let le = (v as i128 as u128).to_le_bytes();
                     let at = (off + k) as usize;
                     bytes[at..at + sz as usize].copy_from_slice(&le[..sz as usize]);
@@ -1047,15 +1048,7 @@ impl<'a> Gen<'a> {
                     bytes[at..at + size].copy_from_slice(&le[..size]);
                 }
             }
-            CVal::Long(x) => match it {
-                Type::F80 => {
-                    bytes[at..at + 10].copy_from_slice(&x.to_x87_bits().to_le_bytes()[..10])
-                }
-                Type::F128 => {
-                    bytes[at..at + 16].copy_from_slice(&x.to_binary128_bits().to_le_bytes())
-                }
-                _ => self.write_float(bytes, at, it, x.to_f64()),
-            },
+            CVal::Long(x) => self.write_soft(bytes, at, it, x),
             CVal::Addr(s, a) => relocs.push((off, s, a, size as u8)),
             CVal::Label(b) => {
                 let f = self.fs.as_ref().map(|f| f.b.func.sym);
@@ -1063,6 +1056,16 @@ impl<'a> Gen<'a> {
                     block_relocs.push((off, f, b));
                 }
             }
+        }
+    }
+
+    /// Writes an exactly folded value in the encoding of float type `it`.
+    fn write_soft(&self, bytes: &mut [u8], at: usize, it: Type, x: SoftFloat) {
+        match it {
+            Type::F80 => bytes[at..at + 10].copy_from_slice(&x.to_x87_bits().to_le_bytes()[..10]),
+            Type::F128 => bytes[at..at + 16].copy_from_slice(&x.to_binary128_bits().to_le_bytes()),
+            Type::F32 => self.write_float(bytes, at, it, x.convert(BINARY32).to_f64()),
+            _ => self.write_float(bytes, at, it, x.to_f64()),
         }
     }
 
@@ -1136,7 +1139,7 @@ impl<'a> Gen<'a> {
 
     /// The software format that folds constants of `ty`, when it is a `long double`
     /// (or `_Float128`) that the host has no type for.
-    fn long_format(&self, ty: TypeId) -> Option<crate::softfloat::Format> {
+    fn long_format(&self, ty: TypeId) -> Option<Format> {
         match self.ir_type(ty) {
             Some(Type::F80) => Some(X87),
             Some(Type::F128) => Some(BINARY128),
@@ -1426,38 +1429,49 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A complex constant as (real, imaginary).
-    fn const_complex(&mut self, e: ExprId) -> Option<(f64, f64)> {
+    /// A complex constant as (real, imaginary), folded in `fmt` (the element type's
+    /// format for `long double`, binary64 otherwise).
+    fn const_complex(&mut self, e: ExprId, fmt: Format) -> Option<(SoftFloat, SoftFloat)> {
+        let zero = SoftFloat::Zero { neg: false };
         let ex = self.ast.expr(e);
         match &ex.kind {
             ExprKind::Paren(x) | ExprKind::Cast(_, x) | ExprKind::Unary(UnOp::Plus, x) => {
-                self.const_complex(*x)
+                self.const_complex(*x, fmt)
             }
             ExprKind::Float(i) if self.ast.lits.floats[*i as usize].imaginary => {
-                Some((0.0, self.ast.lits.floats[*i as usize].value))
+                let lit = &self.ast.lits.floats[*i as usize];
+                let v = SoftFloat::parse(&lit.text, fmt)
+                    .unwrap_or_else(|| SoftFloat::from_f64(lit.value).convert(fmt));
+                Some((zero, v))
             }
             ExprKind::Int(i) if self.ast.lits.ints[*i as usize].imaginary => {
-                Some((0.0, self.ast.lits.ints[*i as usize].value as f64))
+                let v = self.ast.lits.ints[*i as usize].value;
+                Some((zero, SoftFloat::from_int(false, v, fmt)))
             }
             ExprKind::Unary(UnOp::Neg, x) => {
-                let (a, b) = self.const_complex(*x)?;
-                Some((-a, -b))
+                let (a, b) = self.const_complex(*x, fmt)?;
+                Some((a.neg(), b.neg()))
             }
-            ExprKind::Binary(op, a, b) => {
-                let (ar, ai) = self.const_complex(*a)?;
-                let (br, bi) = self.const_complex(*b)?;
+            ExprKind::Binary(op, a, b)
+                if matches!(self.t.types.kind(self.expr_type(e)), Kind::Complex(_)) =>
+            {
+                let (ar, ai) = self.const_complex(*a, fmt)?;
+                let (br, bi) = self.const_complex(*b, fmt)?;
                 Some(match op {
-                    BinOp::Add => (ar + br, ai + bi),
-                    BinOp::Sub => (ar - br, ai - bi),
-                    BinOp::Mul => (ar * br - ai * bi, ar * bi + ai * br),
+                    BinOp::Add => (ar.add(br, fmt), ai.add(bi, fmt)),
+                    BinOp::Sub => (ar.sub(br, fmt), ai.sub(bi, fmt)),
+                    BinOp::Mul => (
+                        ar.mul(br, fmt).sub(ai.mul(bi, fmt), fmt),
+                        ar.mul(bi, fmt).add(ai.mul(br, fmt), fmt),
+                    ),
                     _ => return None,
                 })
             }
-            _ => match self.const_expr(e)? {
-                CVal::Int(i) => Some((i as f64, 0.0)),
-                CVal::Float(f) => Some((f, 0.0)),
-                _ => None,
-            },
+            _ => {
+                let v = self.const_expr(e)?;
+                let from = self.expr_type(e);
+                Some((self.soft(v, from)?.convert(fmt), zero))
+            }
         }
     }
 

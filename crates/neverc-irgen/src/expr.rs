@@ -2141,7 +2141,28 @@ impl<'a> Gen<'a> {
                 None => vals.push(self.rv_as(a, t)),
             }
         }
-        self.emit_call(callee, &plan, &arg_tys, &vals, ret)
+        let noreturn = match callee {
+            Callee::Direct(s) => {
+                self.noreturn.contains(&s)
+                    || matches!(
+                        self.module.sym(s).name.as_str(),
+                        "abort"
+                            | "exit"
+                            | "_exit"
+                            | "_Exit"
+                            | "quick_exit"
+                            | "longjmp"
+                            | "siglongjmp"
+                    )
+            }
+            _ => false,
+        };
+        let r = self.emit_call(callee, &plan, &arg_tys, &vals, ret);
+        if noreturn {
+            let blk = self.b().current();
+            self.fs().noreturn_calls.push(blk);
+        }
+        r
     }
 
     /// The entry a call's callee names, when it is a function designator.

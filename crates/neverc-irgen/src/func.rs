@@ -29,6 +29,8 @@ pub struct FnState {
     pub addressed: Vec<Block>,
     /// Computed gotos to patch with every addressed block at the end.
     pub indirect: Vec<Inst>,
+    /// Blocks that call a noreturn function: control ends there.
+    pub noreturn_calls: Vec<Block>,
     /// `break` and `continue` targets, innermost last.
     /// Targets with the depth of `cleanups` they leave to.
     pub breaks: Vec<(Block, usize)>,
@@ -108,6 +110,7 @@ impl<'a> Gen<'a> {
             decl,
             asm_label,
             body,
+            end,
             ..
         } = &ast.decl(d).kind
         else {
@@ -140,6 +143,9 @@ impl<'a> Gen<'a> {
         let sym = self.object_sym(o);
         if sp.inline {
             self.declared_inline.insert(sym);
+        }
+        if sp.noreturn {
+            self.noreturn.insert(sym);
         }
         let mut attrs = ast.spec(*specs).attrs.clone();
         attrs.extend(decl.attrs.iter().cloned());
@@ -220,6 +226,7 @@ impl<'a> Gen<'a> {
             env: None,
             switches: Vec::new(),
             sret: None,
+            noreturn_calls: Vec::new(),
         });
         let (entry_tys, entry_decl, entry_params) = if nested {
             let mut decl2 = declared.clone();
@@ -260,6 +267,20 @@ impl<'a> Gen<'a> {
         // Falling off the end: `main` returns 0 (C17 5.1.2.2.3); elsewhere the value is
         // unspecified, so return zeros.
         if !self.b().is_terminated() {
+            if self.opts.warn_return_type
+                && !self.t.types.is_void(ret)
+                && fname != "main"
+                && self.end_reachable()
+            {
+                self.warnings.push(crate::Warning {
+                    loc: *end,
+                    message: "control reaches end of non-void function".into(),
+                    extra: false,
+                    note: false,
+                    option: Some("return-type"),
+                    function: Some(self.name(self.t.ords[o as usize].name)),
+                });
+            }
             if fname == "main" && self.t.types.is_integer(ret) {
                 let z = self.b().iconst(Type::I32, 0);
                 self.ret_value(Some(crate::expr::Rv::Scalar(z)), ret);
@@ -302,6 +323,65 @@ impl<'a> Gen<'a> {
         }
         self.defined.insert(o, ());
         self.module.functions.push(func);
+    }
+
+    /// Whether the block being generated can be reached from the entry: through branch
+    /// edges (one edge when the condition is a constant, as in `while (1)`), not past a
+    /// call of a noreturn function, and into every block whose address is taken once a
+    /// computed goto is reached.
+    fn end_reachable(&mut self) -> bool {
+        let fs = self.fs.as_ref().unwrap();
+        let func = &fs.b.func;
+        let target = fs.b.current();
+        let mut seen = vec![false; func.blocks.len()];
+        let mut stack = vec![Block(0)];
+        seen[0] = true;
+        // A constant condition (`1 != 0` for `while (1)`).
+        let constant = |v: Value| -> Option<i128> {
+            let operand = |v: Value| match func.values[v.index()].def {
+                ValueDef::Result(i, _) => match func.inst(i).op {
+                    Op::Iconst { imm, .. } => Some(imm),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let ValueDef::Result(i, _) = func.values[v.index()].def else {
+                return None;
+            };
+            match func.inst(i).op {
+                Op::Iconst { imm, .. } => Some(imm),
+                Op::Icmp {
+                    cc: cc @ (IntCC::Eq | IntCC::Ne),
+                    a,
+                    b,
+                } => Some(((operand(a)? == operand(b)?) == (cc == IntCC::Eq)) as i128),
+                _ => None,
+            }
+        };
+        while let Some(blk) = stack.pop() {
+            if fs.noreturn_calls.contains(&blk) {
+                continue;
+            }
+            if blk == target {
+                return true;
+            }
+            let succs = match func.terminator(blk) {
+                Some(Op::Branch { cond, then, els }) => match constant(*cond) {
+                    Some(c) => vec![if c != 0 { then.block } else { els.block }],
+                    None => vec![then.block, els.block],
+                },
+                Some(Op::IndirectJump { .. }) => fs.addressed.clone(),
+                Some(op) => op.successors(),
+                None => Vec::new(),
+            };
+            for s in succs {
+                if !seen[s.index()] {
+                    seen[s.index()] = true;
+                    stack.push(s);
+                }
+            }
+        }
+        false
     }
 
     /// A GNU nested function defined here: the environment block of this function gets

@@ -11,13 +11,12 @@
 mod asm;
 mod callconv;
 mod consts;
+mod softfloat;
 mod expr;
 mod func;
-mod softfloat;
 mod stmt;
 mod ty;
 
-pub use callconv::Warning;
 use neverc_abi::Machine;
 use neverc_front::parse::ast::{Ast, Attr, DeclId, DeclKind, ExprId, Storage};
 use neverc_front::sema::{Kind, Linkage, OrdKind, TypeId, Typed};
@@ -32,6 +31,22 @@ pub struct Refusal {
     pub message: String,
 }
 
+/// A warning irgen reports (the driver prints it): about custom calling conventions,
+/// and those that need the control flow sema does not see (-Wreturn-type).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Warning {
+    pub loc: Loc,
+    pub message: String,
+    /// Shown only under `-Wextra`.
+    pub extra: bool,
+    /// A note rather than a warning.
+    pub note: bool,
+    /// Its `-W` option, when it has one.
+    pub option: Option<&'static str>,
+    /// The function it is about, for gcc's "In function" line.
+    pub function: Option<String>,
+}
+
 /// Options that change the IR.
 #[derive(Clone, Debug, Default)]
 pub struct Options {
@@ -42,6 +57,8 @@ pub struct Options {
     /// GNU89 inline semantics (`-std=gnu89`/`c89`, `-fgnu89-inline`): an `extern inline`
     /// definition is only for inlining and emits no function.
     pub gnu89_inline: bool,
+    /// `-Wreturn-type` (in `-Wall`): control reaching the end of a non-void function.
+    pub warn_return_type: bool,
     /// The command line's custom calling convention policy (`-fcallconv-*`).
     pub callconv: neverc_abi::callconv::Policy,
 }
@@ -91,6 +108,7 @@ pub fn generate_with_warnings(
         cc_cache: FxHashMap::default(),
         cc_user_fns: FxHashSet::default(),
         warnings: Vec::new(),
+        noreturn: FxHashSet::default(),
         cc_thunks: Vec::new(),
     };
     g.collect_cc_attrs(is_system);
@@ -142,6 +160,9 @@ pub(crate) struct Gen<'a> {
     pub inst_hint: usize,
     /// The functions some file-scope declaration or definition of which says `inline`.
     pub declared_inline: FxHashSet<Sym>,
+    /// Functions declared `_Noreturn` or `noreturn`: control does not come back from
+    /// a call of one (for -Wreturn-type).
+    pub noreturn: FxHashSet<Sym>,
     /// Custom calling conventions: each function's attributes, the decision made for it,
     /// the functions declared outside system headers, and the warnings.
     pub(crate) cc_attrs: FxHashMap<u32, callconv::CcAttrs>,
@@ -218,6 +239,9 @@ impl<'a> Gen<'a> {
                     if matches!(self.t.types.kind(ty), Kind::Func(_)) {
                         if sp.inline {
                             self.declared_inline.insert(sym);
+                        }
+                        if sp.noreturn {
+                            self.noreturn.insert(sym);
                         }
                         continue;
                     }
@@ -301,6 +325,9 @@ impl<'a> Gen<'a> {
             let n = self.attr_name(a);
             match n.as_str() {
                 "weak" => self.module.symbols[sym.index()].binding = Binding::Weak,
+                "noreturn" => {
+                    self.noreturn.insert(sym);
+                }
                 "alias" => {
                     if let Some(target) = self.attr_string(a) {
                         let kind = self.module.symbols[sym.index()].kind;

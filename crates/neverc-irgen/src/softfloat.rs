@@ -347,7 +347,8 @@ impl SoftFloat {
     /// A decimal or hexadecimal floating literal (suffixes and digit separators
     /// allowed) rounded to `fmt`; None for text that is not one.
     pub fn parse(text: &str, fmt: Format) -> Option<SoftFloat> {
-        let t = text.trim_end_matches(['f', 'F', 'l', 'L', 'w', 'W', 'q', 'Q']);
+        // Suffixes: f, l, w, q and the imaginary i/j of GNU complex literals.
+        let t = text.trim_end_matches(['f', 'F', 'l', 'L', 'w', 'W', 'q', 'Q', 'i', 'I', 'j', 'J']);
         let t = t.replace('\'', "");
         let (hex, body) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
             Some(b) => (true, b),

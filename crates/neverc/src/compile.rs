@@ -253,6 +253,7 @@ fn compile_one(
         no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),
         gnu89_inline: opts.gnu89_inline || opts.std.version == 0,
         callconv,
+        warn_return_type: warning_wanted(&opts.warnings, "return-type", &["all"]),
     };
     let (generated, warnings) = neverc_irgen::generate_with_warnings(
         &ast,
@@ -264,8 +265,20 @@ fn compile_one(
     );
     // Warnings about custom calling conventions; unknown spec segments under -Wextra.
     let extra = opts.warnings.is_enabled("extra");
+    // gcc names the function before a warning found on its control flow.
+    let mut shown: Option<String> = None;
     for w in warnings {
-        if w.note {
+        if let (Some(f), Some(option)) = (&w.function, w.option) {
+            if pp.is_system(w.loc.file) {
+                continue;
+            }
+            if shown.as_ref() != Some(f) {
+                let file = pp.sm.file(w.loc.file).presumed(w.loc.offset).1.to_string();
+                pp.diags.plain_line(&format!("{file}: In function '{f}':"));
+                shown = Some(f.clone());
+            }
+            pp.report(Diagnostic::warning(w.loc, w.message).with_option(option));
+        } else if w.note {
             pp.report(Diagnostic::new(
                 neverc_front::diag::Level::Note,
                 Some(w.loc),
@@ -275,6 +288,11 @@ fn compile_one(
             let d = Diagnostic::warning(w.loc, w.message);
             pp.report(if w.extra { d.with_option("extra") } else { d });
         }
+    }
+    if pp.diags.has_errors() {
+        // -Werror made a warning an error.
+        pp.finish();
+        return None;
     }
     let module = match generated {
         Ok(m) => m,
@@ -348,4 +366,14 @@ fn compile_one(
             None
         }
     }
+}
+
+/// Is a warning of `option` (or of one of its `groups`, such as `all`) asked for?
+fn warning_wanted(p: &neverc_front::diag::WarningPolicy, option: &str, groups: &[&str]) -> bool {
+    !p.suppress_all
+        && !p.disabled.contains(option)
+        && (p.enabled.contains(option)
+            || groups
+                .iter()
+                .any(|g| p.enabled.contains(*g) && !p.disabled.contains(*g)))
 }

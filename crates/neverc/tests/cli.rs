@@ -258,6 +258,75 @@ fn warnings_werror_and_colour() {
     );
 }
 
+/// gcc's -Wreturn-type: found on the control-flow graph when compiling (not with
+/// -fsyntax-only), after the front end's warnings, each under its "In function" line.
+#[test]
+fn control_reaching_the_end_of_a_non_void_function() {
+    let d = temp_dir("rettype");
+    let src = "\
+_Noreturn void stop(void);
+int a(int x) { if (x) return 1; }
+int b(int x) { for (;;) { if (x) break; } }
+int c(int x) { while (1) { } }
+int d(int x) { if (x) return 1; stop(); }
+int e(int x) { if (x) goto out; return 1; out: ; }
+int f(int x) { switch (x) { case 1: return 1; default: return 2; } }
+int g(int x) { do { return 1; } while (x); }
+int h(int x) { if (x) return; return 2; }
+int main(void) { }
+";
+    std::fs::write(d.join("r.c"), src).unwrap();
+    let o = neverc_in(Some(&d), &["-Wall", "-c", "r.c", "-o", "r.o"], None);
+    assert_eq!(o.code, 0);
+    let expected = "\
+r.c: In function 'h':
+r.c:9:23: warning: 'return' with no value, in function returning non-void [-Wreturn-type]
+    9 | int h(int x) { if (x) return; return 2; }
+      |                       ^~~~~~
+r.c:9:5: note: declared here
+    9 | int h(int x) { if (x) return; return 2; }
+      |     ^
+r.c: In function 'a':
+r.c:2:33: warning: control reaches end of non-void function [-Wreturn-type]
+    2 | int a(int x) { if (x) return 1; }
+      |                                 ^
+r.c: In function 'b':
+r.c:3:43: warning: control reaches end of non-void function [-Wreturn-type]
+    3 | int b(int x) { for (;;) { if (x) break; } }
+      |                                           ^
+r.c: In function 'e':
+r.c:6:50: warning: control reaches end of non-void function [-Wreturn-type]
+    6 | int e(int x) { if (x) goto out; return 1; out: ; }
+      |                                                  ^
+";
+    assert_eq!(o.stderr, expected);
+    // Only under -Wall or -Wreturn-type, never with -fsyntax-only, and -Werror applies.
+    let o = neverc_in(Some(&d), &["-c", "r.c", "-o", "r.o"], None);
+    assert!(!o.stderr.contains("control reaches"), "{}", o.stderr);
+    let o = neverc_in(Some(&d), &["-Wall", "-fsyntax-only", "r.c"], None);
+    assert!(!o.stderr.contains("control reaches"), "{}", o.stderr);
+    let o = neverc_in(
+        Some(&d),
+        &["-Wall", "-Wno-return-type", "-c", "r.c", "-o", "r.o"],
+        None,
+    );
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    std::fs::write(d.join("s.c"), "int a(int x) { if (x) return 1; }\n").unwrap();
+    let o = neverc_in(
+        Some(&d),
+        &["-Werror=return-type", "-c", "s.c", "-o", "s.o"],
+        None,
+    );
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr.contains(
+            "s.c:1:33: error: control reaches end of non-void function [-Werror=return-type]\n"
+        ),
+        "{}",
+        o.stderr
+    );
+}
+
 #[test]
 fn verbose_lists_the_search_path() {
     let o = neverc_in(None, &["-v", "-E", "-P", "-Ifoo", "-"], Some(""));

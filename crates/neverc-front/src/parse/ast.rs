@@ -271,6 +271,8 @@ pub enum DeclKind {
         /// Declarations of K&R parameters between the declarator and the body.
         kr_decls: Vec<DeclId>,
         body: StmtId,
+        /// The body's closing brace (where falling off the end is reported).
+        end: Loc,
     },
     /// `_Static_assert(cond, "msg")`; the message is a string literal index.
     StaticAssert { cond: ExprId, msg: Option<u32> },

@@ -590,6 +590,7 @@ impl Dumper<'_> {
                 asm_label,
                 kr_decls,
                 body,
+                ..
             } => {
                 let (st, sp) = self.specs_parts(*specs);
                 let mut s = format!(

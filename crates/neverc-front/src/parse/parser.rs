@@ -817,6 +817,7 @@ impl<'a> Parser<'a> {
         let was = self.in_function;
         self.in_function = true;
         let body = self.compound();
+        let end = self.ast.tokens[self.pos.saturating_sub(1)].loc;
         self.in_function = was;
         self.pop_scope();
         self.add_decl(
@@ -827,6 +828,7 @@ impl<'a> Parser<'a> {
                 asm_label,
                 kr_decls,
                 body,
+                end,
             },
         )
     }

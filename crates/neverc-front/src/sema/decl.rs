@@ -1940,6 +1940,14 @@ impl<'a> Sema<'a> {
             }
             StmtKind::Error => {}
             StmtKind::Return(e) => {
+                // On by default; -Wall (or -Wreturn-type) names the option, and
+                // -Wno-return-type drops them, as gcc does.
+                let option = if self.warning_on("return-type", &["all"]) {
+                    "return-type"
+                } else {
+                    ""
+                };
+                let dropped = self.pp.diags.policy.disabled.contains("return-type");
                 let (ret, floc, fname) = match &self.func {
                     Some(f) => (f.ret, f.loc, Some(f.name)),
                     None => (TypeId::ERROR, st.loc, None),
@@ -1949,23 +1957,23 @@ impl<'a> Sema<'a> {
                     let et = self.expr(*e);
                     if !self.types.is_void(ret) {
                         self.convert_check(ret, *e, super::expr::ConvCtx::Return);
-                    } else if !self.types.is_void(et) && !self.types.is_error(et) {
+                    } else if !self.types.is_void(et) && !self.types.is_error(et) && !dropped {
                         let (loc, len) = self.start_loc(*e);
                         self.warning(
                             loc,
                             len,
                             "'return' with a value, in function returning void",
-                            "",
+                            option,
                         );
                         self.note(floc, flen, "declared here");
                     }
-                } else if !self.types.is_void(ret) && !self.types.is_error(ret) {
+                } else if !self.types.is_void(ret) && !self.types.is_error(ret) && !dropped {
                     let len = self.tok_len_at(st.loc);
                     self.warning(
                         st.loc,
                         len,
                         "'return' with no value, in function returning non-void",
-                        "",
+                        option,
                     );
                     self.note(floc, flen, "declared here");
                 }
