@@ -6,6 +6,19 @@
 //! `-fcallconv-shuffle[=SEED]`) and NeverC's plugin arguments
 //! (`-fplugin-arg=org.neverc.example.custom-callconv:cc-all|ccspec=S|ccprefix=P|ccshuffle`),
 //! which neverc implements itself rather than by loading a plugin.
+//!
+//! A policy file (`-fcallconv-policy=FILE`) adds rules, tried in order before the global
+//! mode; the first whose name test matches decides:
+//!
+//! ```toml
+//! # a comment
+//! [[rule]]
+//! prefix = "secret_"              # or: pattern = "crypto_*_round" (* and ?), or: name = "f"
+//! spec = "gpr:r10,r11;ret:rdx"    # or: shuffle = true / shuffle = 7 (a seed), or: standard = true
+//! ```
+//!
+//! The file is a small subset of TOML read by hand (no dependency): comments, `[[rule]]`
+//! tables, and `key = value` with basic or literal strings, integers and booleans.
 
 use super::spec::Spec;
 use crate::plan::fnv1a32;
@@ -37,6 +50,72 @@ pub struct Policy {
     pub prefix: Option<String>,
     /// Choose among [`SHUFFLE_LAYOUTS`] by function name, with this seed.
     pub shuffle: Option<u64>,
+    /// Rules of policy files, tried in order before the global mode.
+    pub rules: Vec<Rule>,
+}
+
+/// Which functions a rule is for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum NameTest {
+    Prefix(String),
+    /// `*` matches any run of characters, `?` any one.
+    Pattern(String),
+    Exact(String),
+}
+
+/// What a rule gives the functions it matches.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    Spec(String),
+    /// One of [`SHUFFLE_LAYOUTS`], by name and this seed.
+    Shuffle(u64),
+    /// The standard convention.
+    Standard,
+}
+
+/// One rule of a policy file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub test: NameTest,
+    pub action: Action,
+}
+
+impl NameTest {
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            NameTest::Prefix(p) => name.starts_with(p.as_str()),
+            NameTest::Exact(n) => name == n,
+            NameTest::Pattern(p) => glob(p.as_bytes(), name.as_bytes()),
+        }
+    }
+}
+
+/// `*` and `?` matching, iterative with one backtrack point.
+fn glob(p: &[u8], s: &[u8]) -> bool {
+    let (mut pi, mut si) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while si < s.len() {
+        if pi < p.len() && (p[pi] == b'?' || p[pi] == s[si]) {
+            pi += 1;
+            si += 1;
+        } else if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, si));
+            pi += 1;
+        } else if let Some((sp, ss)) = star {
+            pi = sp + 1;
+            si = ss + 1;
+            star = Some((sp, ss + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
+}
+
+fn shuffled(name: &str, seed: u64) -> &'static str {
+    // By name, so every file compiled with the same seed agrees.
+    let h = fnv1a32(name.as_bytes()) ^ (seed as u32) ^ ((seed >> 32) as u32);
+    SHUFFLE_LAYOUTS[(h % 4) as usize]
 }
 
 fn flag_value(v: Option<&str>, what: &str) -> Result<bool, String> {
@@ -108,12 +187,28 @@ impl Policy {
 
     /// Is any function selected by this policy?
     pub fn active(&self) -> bool {
-        self.all
+        self.all || !self.rules.is_empty()
+    }
+
+    /// Adds the rules of a policy file; errors say `line N: ...`.
+    pub fn add_policy_file(&mut self, text: &str) -> Result<(), String> {
+        self.rules.extend(parse_policy_file(text)?);
+        Ok(())
     }
 
     /// The spec for a function of this name, if the policy selects it.
     pub fn spec_for(&self, name: &str) -> Option<&str> {
-        if !self.all || name == "main" {
+        if name == "main" {
+            return None;
+        }
+        if let Some(rule) = self.rules.iter().find(|r| r.test.matches(name)) {
+            return match &rule.action {
+                Action::Spec(s) => Some(s.as_str()),
+                Action::Shuffle(seed) => Some(shuffled(name, *seed)),
+                Action::Standard => None,
+            };
+        }
+        if !self.all {
             return None;
         }
         if let Some(p) = &self.prefix {
@@ -122,9 +217,7 @@ impl Policy {
             }
         }
         if let Some(seed) = self.shuffle {
-            // By name, so every file compiled with the same seed agrees.
-            let h = fnv1a32(name.as_bytes()) ^ (seed as u32) ^ ((seed >> 32) as u32);
-            return Some(SHUFFLE_LAYOUTS[(h % 4) as usize]);
+            return Some(shuffled(name, seed));
         }
         Some(self.spec.as_deref().unwrap_or(DEFAULT_POLICY_SPEC))
     }
@@ -136,6 +229,148 @@ fn parse_seed(s: &str) -> Result<u64, String> {
         None => s.parse(),
     };
     r.map_err(|_| format!("-fcallconv-shuffle={s}: the seed is not a number"))
+}
+
+/// A value of the TOML subset.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Str(String),
+    Int(i64),
+    Bool(bool),
+}
+
+fn parse_value(v: &str) -> Result<(Value, &str), String> {
+    if let Some(rest) = v.strip_prefix('"') {
+        let mut out = String::new();
+        let mut chars = rest.char_indices();
+        while let Some((i, c)) = chars.next() {
+            match c {
+                '"' => return Ok((Value::Str(out), &rest[i + 1..])),
+                '\\' => match chars.next().map(|(_, c)| c) {
+                    Some('"') => out.push('"'),
+                    Some('\\') => out.push('\\'),
+                    Some('n') => out.push('\n'),
+                    Some('t') => out.push('\t'),
+                    other => return Err(format!("unknown escape '\\{}'", other.unwrap_or(' '))),
+                },
+                c => out.push(c),
+            }
+        }
+        return Err("unterminated string".into());
+    }
+    if let Some(rest) = v.strip_prefix('\'') {
+        let end = rest.find('\'').ok_or("unterminated string")?;
+        return Ok((Value::Str(rest[..end].to_string()), &rest[end + 1..]));
+    }
+    let end = v
+        .find(|c: char| c.is_whitespace() || c == '#')
+        .unwrap_or(v.len());
+    let (word, rest) = v.split_at(end);
+    let value = match word {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        w => {
+            let digits = w.replace('_', "");
+            let n = match digits.strip_prefix("0x") {
+                Some(h) => i64::from_str_radix(h, 16),
+                None => digits.parse(),
+            };
+            Value::Int(n.map_err(|_| format!("'{w}' is not a string, integer or boolean"))?)
+        }
+    };
+    Ok((value, rest))
+}
+
+fn set_once<T>(line_no: usize, slot: &mut Option<T>, v: T, what: &str) -> Result<(), String> {
+    if slot.is_some() {
+        return Err(format!(
+            "line {line_no}: this rule has more than one {what}"
+        ));
+    }
+    *slot = Some(v);
+    Ok(())
+}
+
+/// Reads a policy file (see the module comment).
+pub fn parse_policy_file(text: &str) -> Result<Vec<Rule>, String> {
+    let mut tables: Vec<(usize, Vec<(String, Value)>)> = Vec::new();
+    for (n, raw) in text.lines().enumerate() {
+        let line_no = n + 1;
+        let err = |m: String| format!("line {line_no}: {m}");
+        let line = raw.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        if line.starts_with('[') {
+            let head = line.split('#').next().unwrap().trim();
+            if head.replace(' ', "") != "[[rule]]" {
+                return Err(err(format!("'{head}': only [[rule]] tables are known")));
+            }
+            tables.push((line_no, Vec::new()));
+            continue;
+        }
+        let Some((key, rest)) = line.split_once('=') else {
+            return Err(err("expected 'key = value'".into()));
+        };
+        let key = key.trim();
+        if key.is_empty()
+            || !key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+        {
+            return Err(err(format!("'{key}' is not a key")));
+        }
+        let (value, tail) = parse_value(rest.trim()).map_err(err)?;
+        let tail = tail.trim();
+        if !tail.is_empty() && !tail.starts_with('#') {
+            return Err(err(format!("unexpected '{tail}' after the value")));
+        }
+        let Some((_, table)) = tables.last_mut() else {
+            return Err(err(format!("'{key}' outside a [[rule]] table")));
+        };
+        if table.iter().any(|(k, _)| k == key) {
+            return Err(err(format!("'{key}' given twice in one rule")));
+        }
+        table.push((key.to_string(), value));
+    }
+    let mut rules = Vec::new();
+    for (line_no, table) in tables {
+        let err = |m: &str| format!("line {line_no}: this rule {m}");
+        let mut test = None;
+        let mut action = None;
+        for (key, value) in table {
+            match (key.as_str(), value) {
+                ("prefix", Value::Str(p)) => {
+                    set_once(line_no, &mut test, NameTest::Prefix(p), "name test")?
+                }
+                ("pattern", Value::Str(p)) => {
+                    set_once(line_no, &mut test, NameTest::Pattern(p), "name test")?
+                }
+                ("name", Value::Str(p)) => {
+                    set_once(line_no, &mut test, NameTest::Exact(p), "name test")?
+                }
+                ("spec", Value::Str(s)) => {
+                    Spec::parse(&s).map_err(|e| err(&format!("has an {e}")))?;
+                    set_once(line_no, &mut action, Action::Spec(s), "action")?
+                }
+                ("shuffle", Value::Bool(true)) => {
+                    set_once(line_no, &mut action, Action::Shuffle(0), "action")?
+                }
+                ("shuffle", Value::Int(seed)) if seed >= 0 => {
+                    set_once(line_no, &mut action, Action::Shuffle(seed as u64), "action")?
+                }
+                ("standard", Value::Bool(true)) => {
+                    set_once(line_no, &mut action, Action::Standard, "action")?
+                }
+                (k, v) => return Err(err(&format!("cannot use {k} = {v:?}"))),
+            }
+        }
+        rules.push(Rule {
+            test: test.ok_or_else(|| err("has no prefix, pattern or name"))?,
+            action: action.ok_or_else(|| err("has no spec, shuffle or standard"))?,
+        });
+    }
+    Ok(rules)
 }
 
 #[cfg(test)]
@@ -214,5 +449,109 @@ mod tests {
             .apply("plugin-arg=org.neverc.example.custom-callconv:cc-all=maybe")
             .is_err());
         assert_eq!(p.apply("omit-frame-pointer"), Ok(false));
+    }
+
+    #[test]
+    fn policy_files_give_rules_tried_in_order() {
+        let text = r#"
+# neverc policy
+[[rule]]
+name = "keep_me"          # exact name
+standard = true
+
+[[rule]]
+prefix = "secret_"
+spec = "gpr:r10,r11;ret:rdx"
+
+[[ rule ]]
+pattern = 'crypto_*_r?'
+shuffle = 7
+
+[[rule]]
+pattern = "*_hot"
+spec = "args:rcx,\"stack\""
+"#;
+        let text = text.replace("\\\"stack\\\"", "stack");
+        let rules = parse_policy_file(&text).unwrap();
+        assert_eq!(rules.len(), 4);
+        let mut p = Policy::default();
+        p.add_policy_file(&text).unwrap();
+        assert_eq!(p.spec_for("secret_x"), Some("gpr:r10,r11;ret:rdx"));
+        assert_eq!(p.spec_for("keep_me"), None);
+        assert_eq!(
+            p.spec_for("crypto_aes_r1"),
+            Some(shuffled("crypto_aes_r1", 7))
+        );
+        assert_eq!(p.spec_for("crypto_aes_r12"), None);
+        assert_eq!(p.spec_for("loop_hot"), Some("args:rcx,stack"));
+        assert_eq!(p.spec_for("main"), None);
+        assert_eq!(p.spec_for("other"), None);
+        // The global mode covers what no rule matches.
+        p.apply("callconv-all").unwrap();
+        assert_eq!(p.spec_for("other"), Some(DEFAULT_POLICY_SPEC));
+        assert_eq!(p.spec_for("keep_me"), None);
+    }
+
+    #[test]
+    fn glob_patterns() {
+        for (p, s, m) in [
+            ("*", "", true),
+            ("a*b", "ab", true),
+            ("a*b", "axxb", true),
+            ("a*b", "axxbc", false),
+            ("a?c", "abc", true),
+            ("a?c", "ac", false),
+            ("*_x_*", "f_x_g", true),
+            ("**a", "ba", true),
+        ] {
+            assert_eq!(glob(p.as_bytes(), s.as_bytes()), m, "{p} {s}");
+        }
+    }
+
+    #[test]
+    fn bad_policy_files_name_the_line() {
+        for (text, msg) in [
+            (
+                "prefix = \"a\"",
+                "line 1: 'prefix' outside a [[rule]] table",
+            ),
+            ("[rule]", "line 1: '[rule]': only [[rule]] tables are known"),
+            ("[[rule]]\nprefix = \"a", "line 2: unterminated string"),
+            (
+                "[[rule]]\nprefix = a",
+                "line 2: 'a' is not a string, integer or boolean",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\" x",
+                "line 2: unexpected 'x' after the value",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\"",
+                "line 1: this rule has no spec, shuffle or standard",
+            ),
+            (
+                "[[rule]]\nspec = \"gpr:r10\"",
+                "line 1: this rule has no prefix, pattern or name",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\"\nname = \"b\"\nstandard = true",
+                "line 1: this rule has more than one name test",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\"\nprefix = \"b\"",
+                "line 3: 'prefix' given twice in one rule",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\"\nspec = \"gpr\"",
+                "line 1: this rule has an invalid calling convention spec",
+            ),
+            (
+                "[[rule]]\nprefix = \"a\"\ncolour = 1",
+                "line 1: this rule cannot use colour = Int(1)",
+            ),
+        ] {
+            let e = parse_policy_file(text).unwrap_err();
+            assert!(e.starts_with(msg), "{text:?}: {e}");
+        }
     }
 }
