@@ -77,10 +77,13 @@ pub fn compile_all(
     };
     let mut status = 0;
     let mut link_inputs: Vec<PathBuf> = Vec::new();
+    // The name each link input goes by in messages (a C file for its temporary object).
+    let mut link_names: Vec<String> = Vec::new();
     for (n, input) in opts.inputs.iter().enumerate() {
         match input.lang {
             Lang::Object => {
                 link_inputs.push(PathBuf::from(&input.path));
+                link_names.push(input.path.clone());
                 continue;
             }
             Lang::Asm | Lang::AsmWithCpp => {
@@ -131,12 +134,26 @@ pub fn compile_all(
                     status = 1;
                 }
                 link_inputs.push(p);
+                link_names.push(input.path.clone());
             }
             (_, Product::Asm(_)) => unreachable!("assembly is produced only for -S"),
         }
     }
     if status != 0 || opts.stage != Stage::Link {
         return status;
+    }
+    // Every call reaching a function of another object agrees with its plan.
+    let mut objects = Vec::new();
+    for (p, name) in link_inputs.iter().zip(&link_names) {
+        if let Some(o) = std::fs::read(p)
+            .ok()
+            .and_then(|b| crate::plans_check::read_object(&b))
+        {
+            objects.push((name.clone(), o));
+        }
+    }
+    if crate::plans_check::report(&objects) != 0 {
+        return 1;
     }
     link(opts, &link_inputs)
 }
@@ -194,12 +211,41 @@ fn read_input(path: &str) -> Result<(String, Option<PathBuf>, Vec<u8>), String> 
         .map_err(|e| format!("{path}: {}", neverc_front::pp::io_error_text(&e)))
 }
 
+/// Adds the plan records as a read-only object in their own section.
+fn add_plan_records(module: &mut neverc_ir::Module, text: String) {
+    let sym = module.symbol("__neverc_ccplans", neverc_ir::SymKind::Object);
+    let s = &mut module.symbols[sym.index()];
+    s.binding = neverc_ir::Binding::Local;
+    s.local = true;
+    s.defined = true;
+    s.used = true;
+    s.section = Some(crate::plans_check::SECTION.to_string());
+    let bytes = text.into_bytes();
+    module.data.push(neverc_ir::DataObject {
+        sym,
+        size: bytes.len() as u64,
+        align: 1,
+        bytes,
+        relocs: Vec::new(),
+        readonly: true,
+        common: false,
+        block_relocs: Vec::new(),
+    });
+}
+
 /// The custom calling convention policy of the command line (`-fcallconv-*` and the
 /// plugin spelling `-fplugin-arg=org.neverc.example.custom-callconv:...`), in order.
 fn callconv_policy(opts: &Options) -> Result<neverc_abi::callconv::Policy, String> {
     let mut p = neverc_abi::callconv::Policy::default();
     for f in &opts.fflags {
-        p.apply(f)?;
+        if let Some(file) = f.strip_prefix("callconv-policy=") {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("-fcallconv-policy={file}: {e}"))?;
+            p.add_policy_file(&text)
+                .map_err(|e| format!("{file}: {e}"))?;
+        } else {
+            p.apply(f)?;
+        }
     }
     Ok(p)
 }
@@ -339,6 +385,11 @@ fn compile_one(
         for f in &module.functions {
             println!("{}: {}", module.sym(f.sym).name, f.plan);
         }
+    }
+    // Custom conventions: the plans this file defines and calls, for the check at link
+    // time (`plans_check`).
+    if let Some(text) = crate::plans_check::records(&module) {
+        add_plan_records(&mut module, text);
     }
     let be_opts = neverc_isa_x86_64::backend::Options {
         opt_level: match opts.opt_level {

@@ -33,6 +33,10 @@ fn color_default(asked: Option<bool>) -> bool {
 /// Runs the driver; returns the exit status.
 pub fn run(args: Vec<String>) -> i32 {
     let args = options::expand_response_files(args);
+    // `neverc --check-plans OBJ...`: calling convention plans across objects (issue 6).
+    if args.first().is_some_and(|a| a == "--check-plans") {
+        return crate::plans_check::check_files(&args[1..]);
+    }
     let opts = match options::parse(&args) {
         Ok(o) => o,
         Err(e) => {

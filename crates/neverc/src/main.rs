@@ -6,6 +6,7 @@ mod deps;
 mod driver;
 mod info;
 mod options;
+mod plans_check;
 mod preprocess;
 mod print_abi;
 mod resource;

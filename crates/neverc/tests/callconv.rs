@@ -682,8 +682,14 @@ int main(void) { printf("%d\n", sub(50, 8)); return 0; }
 "#;
 
 fn dumped_plan(dir: &Path, src: &str, func: &str) -> String {
+    dumped_plan_with(dir, src, func, &[])
+}
+
+fn dumped_plan_with(dir: &Path, src: &str, func: &str, args: &[&str]) -> String {
     write(dir, "d.c", src);
-    let o = neverc_in(dir, &["-c", "d.c", "-o", "/dev/null", "-fdump-cc-plans"]);
+    let mut a = vec!["-c", "d.c", "-o", "/dev/null", "-fdump-cc-plans"];
+    a.extend_from_slice(args);
+    let o = neverc_in(dir, &a);
     assert_eq!(o.code, 0, "{}", o.stderr);
     o.stdout
         .lines()
@@ -849,7 +855,13 @@ int main(void) {
                  \tmovq $12345, %rdi\n\tmovq $5, %r10\n\tcall keep\n\tmovq %rdi, (%rbx)\n\
                  \tpopq %rbx\n\tret\n\t.section .note.GNU-stack,\"\",@progbits\n";
     let dir = temp_dir("csr");
-    write(&dir, "probe.s", probe);
+    // probe.s calls keep with keep's plan, and says so in its record section (else the
+    // link-time check would refuse it as a standard-convention call).
+    let plan = dumped_plan(&dir, src, "keep");
+    let probe = format!(
+        "{probe}\t.section .neverc.ccplans,\"a\",@progbits\n\t.ascii \"call keep {plan}\\n\"\n"
+    );
+    write(&dir, "probe.s", &probe);
     let st = Command::new("cc")
         .args(["-c", "probe.s", "-o", "probe.o"])
         .current_dir(&dir)
@@ -1018,4 +1030,156 @@ int main(void) { long s = 0; for (int i = 0; i < 5; i++) s += f(i, s); printf("%
     let plan = dumped_plan(&dir, src, "f");
     assert!(plan.ends_with(";callee-saved=12,14"), "{plan}");
     assert_eq!(run(&dir, &[("k.c", src)], &[]), "26\n");
+}
+
+// ---------- across files: plans recorded in objects, checked at link time
+
+#[test]
+fn disagreeing_files_are_caught_when_linking_and_by_check_plans() {
+    let dir = temp_dir("crossfile");
+    write(
+        &dir,
+        "h.h",
+        "__attribute__((custom_attr(\"neverc-callconv\", \"gpr:r10,r11;ret:rdx\"))) long f(long, long);\n",
+    );
+    write(
+        &dir,
+        "d.c",
+        "#include \"h.h\"\nlong f(long a, long b) { return a * 10 + b; }\n",
+    );
+    write(
+        &dir,
+        "u.c",
+        "#include <stdio.h>\n#include \"h.h\"\nint main(void) { printf(\"%ld\\n\", f(4, 2)); return 0; }\n",
+    );
+    // Forgot the header: calls f the standard way.
+    write(
+        &dir,
+        "bad.c",
+        "long f(long, long);\nlong g(void) { return f(1, 2); }\n",
+    );
+    // Declares f with another signature under the same spec.
+    write(
+        &dir,
+        "sig.c",
+        "__attribute__((custom_attr(\"neverc-callconv\", \"gpr:r10,r11;ret:rdx\"))) long f(int, long);\nlong h(void) { return f(1, 2); }\n",
+    );
+    let o = neverc_in(&dir, &["d.c", "u.c", "-o", "ok"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let cc = "gpr:r10,r11;ret:rdx".bytes().fold(0x811c_9dc5u32, |h, b| {
+        (h ^ b as u32).wrapping_mul(0x0100_0193)
+    });
+    let o = neverc_in(&dir, &["d.c", "bad.c", "u.c", "-o", "bad"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(
+        o.stderr,
+        format!(
+            "neverc: error: calling conventions disagree: 'f' is defined in d.c with a custom \
+             convention (cc=2:{cc}) but bad.c calls it with the standard convention\n"
+        )
+    );
+    assert!(!dir.join("bad").exists());
+    // The same, alone, over objects; a standard definition called with a custom plan too.
+    for f in ["d.c", "u.c", "bad.c", "sig.c"] {
+        let o = neverc_in(&dir, &["-c", f]);
+        assert_eq!(o.code, 0, "{}", o.stderr);
+    }
+    let o = neverc_in(&dir, &["--check-plans", "d.o", "u.o"]);
+    assert_eq!((o.code, o.stderr.as_str()), (0, ""));
+    let o = neverc_in(&dir, &["--check-plans", "u.o", "bad.o", "d.o"]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains("'f' is defined in d.o with a custom convention"),
+        "{}",
+        o.stderr
+    );
+    assert!(
+        o.stderr
+            .contains("but bad.o calls it with the standard convention"),
+        "{}",
+        o.stderr
+    );
+    // Same convention, other signature: the two plans are shown whole.
+    let o = neverc_in(&dir, &["--check-plans", "d.o", "sig.o"]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains("arguments=r,0,0,8,8,10,0,-|r,1,0,8,8,11,0,-")
+            && o.stderr.contains("but sig.o calls it with plan ")
+            && o.stderr
+                .contains("arguments=r,0,0,4,4,10,0,-|r,1,0,8,8,11,0,-"),
+        "{}",
+        o.stderr
+    );
+    // A file involving no custom convention has no record section at all.
+    let o = neverc_in(&dir, &["-c", "bad.c", "-o", "plain.o"]);
+    assert_eq!(o.code, 0);
+    let bytes = std::fs::read(dir.join("plain.o")).unwrap();
+    assert!(!bytes.windows(15).any(|w| w == b".neverc.ccplans"));
+    let bytes = std::fs::read(dir.join("d.o")).unwrap();
+    assert!(bytes.windows(15).any(|w| w == b".neverc.ccplans"));
+}
+
+#[test]
+fn a_policy_file_gives_rules_by_prefix_and_pattern() {
+    let dir = temp_dir("policyfile");
+    write(
+        &dir,
+        "cc.toml",
+        r#"# calling conventions of this program
+[[rule]]
+name = "secret_keep"
+standard = true
+
+[[rule]]
+prefix = "secret_"
+spec = "gpr:r8,r9;ret:rcx"
+
+[[rule]]
+pattern = "*_round?"
+shuffle = 3
+"#,
+    );
+    let lib = r#"
+long secret_f(long a, long b) { return a * 10 + b; }
+long secret_keep(long a, long b) { return a - b; }
+long aes_round1(long a, long b) { return a * b; }
+"#;
+    let main = r#"
+#include <stdio.h>
+long secret_f(long, long);
+long secret_keep(long, long);
+long aes_round1(long, long);
+int main(void) { printf("%ld %ld %ld\n", secret_f(4, 2), secret_keep(4, 2), aes_round1(6, 7)); return 0; }
+"#;
+    compile(&dir, "m.c", main, &["-O0", "-fcallconv-policy=cc.toml"]);
+    let d = disasm(&dir, "m.c.o");
+    assert_has(
+        &before_call(&d, "main", "secret_f"),
+        &["movl $4, %r8d", "movl $2, %r9d"],
+    );
+    assert_reads_first(&after_call(&d, "main", "secret_f"), "%rcx");
+    assert_has(
+        &before_call(&d, "main", "secret_keep"),
+        &["movl $4, %edi", "movl $2, %esi"],
+    );
+    let plan = dumped_plan_with(&dir, lib, "aes_round1", &["-fcallconv-policy=cc.toml"]);
+    assert!(plan.contains(";cc=2:"), "{plan}");
+    assert_eq!(
+        run(
+            &dir,
+            &[("m.c", main), ("l.c", lib)],
+            &["-fcallconv-policy=cc.toml"]
+        ),
+        "42 2 42\n"
+    );
+    write(&dir, "bad.toml", "[[rule]]\nprefix = \"a\"\n");
+    write(&dir, "x.c", "int x;\n");
+    let o = neverc_in(&dir, &["-c", "x.c", "-fcallconv-policy=bad.toml"]);
+    assert_eq!(o.code, 1);
+    assert_eq!(
+        o.stderr,
+        "neverc: error: bad.toml: line 1: this rule has no spec, shuffle or standard\n"
+    );
 }
