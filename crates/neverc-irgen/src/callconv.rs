@@ -4,9 +4,10 @@
 //! A function has a custom convention when some file-scope declaration or its definition
 //! carries `custom_attr("neverc-cc-plan-v1", PLAN)` (a plan, validated and used as it is)
 //! or `custom_attr("neverc-callconv", SPEC)` (a spec, materialised here), or else when the
-//! command line's policy selects it. The policy only selects functions declared or defined
-//! outside system headers, never `main`, variadic or unprototyped ones. An attribute wins
-//! over the policy, and each function is decided once.
+//! command line's policy selects it. The policy selects functions defined here outside
+//! system headers, and functions only declared (outside system headers) when it names them
+//! explicitly (a prefix, a policy-file rule); never `main`, variadic or unprototyped ones.
+//! An attribute wins over the policy, and each function is decided once.
 //!
 //! Plans are made when irgen lowers the entry and each direct call, because irgen is what
 //! turns C values into the pieces a plan names. A call through a pointer uses the
@@ -132,6 +133,7 @@ impl<'a> Gen<'a> {
                     self.note_cc_attrs(o, &attrs);
                     if !is_system(decl.loc) {
                         self.cc_user_fns.insert(o);
+                        self.cc_defined_fns.insert(o);
                     }
                 }
                 _ => {}
@@ -207,7 +209,10 @@ impl<'a> Gen<'a> {
                     .types
                     .func(fty)
                     .is_some_and(|f| f.proto && !f.variadic);
-                if !plain || !self.cc_user_fns.contains(&o) {
+                let reached = self.cc_defined_fns.contains(&o)
+                    || (self.cc_user_fns.contains(&o)
+                        && self.opts.callconv.names_explicitly(&name));
+                if !plain || !reached {
                     return CcChoice::Standard;
                 }
                 from_policy = true;

@@ -11,9 +11,9 @@
 mod asm;
 mod callconv;
 mod consts;
-mod softfloat;
 mod expr;
 mod func;
+mod softfloat;
 mod stmt;
 mod ty;
 
@@ -107,6 +107,7 @@ pub fn generate_with_warnings(
         cc_attrs: FxHashMap::default(),
         cc_cache: FxHashMap::default(),
         cc_user_fns: FxHashSet::default(),
+        cc_defined_fns: FxHashSet::default(),
         warnings: Vec::new(),
         noreturn: FxHashSet::default(),
         cc_thunks: Vec::new(),
@@ -168,6 +169,7 @@ pub(crate) struct Gen<'a> {
     pub(crate) cc_attrs: FxHashMap<u32, callconv::CcAttrs>,
     pub(crate) cc_cache: FxHashMap<u32, callconv::CcChoice>,
     pub(crate) cc_user_fns: FxHashSet<u32>,
+    pub(crate) cc_defined_fns: FxHashSet<u32>,
     pub(crate) warnings: Vec<Warning>,
     /// Thunks asked for: the function, the thunk's symbol, where its address was taken.
     pub(crate) cc_thunks: Vec<(u32, Sym, Loc)>,

@@ -634,13 +634,44 @@ int main(void) { printf("%ld %ld\n", secret_f(4, 2), plain(4, 2)); return 0; }
     // Shuffle: the layout depends on the name and the seed only, so separately compiled
     // files agree, and the same seed gives the same object.
     for seed in ["-fcallconv-shuffle", "-fcallconv-shuffle=12345"] {
-        let args = ["-fcallconv-all", seed];
+        let args = ["-fcallconv-all", "-fcallconv-prefix=secret_", seed];
         assert_eq!(run(&dir, &[("m.c", main), ("l.c", lib)], &args), "42 2\n");
         compile(&dir, "l.c", lib, &args);
         let first = std::fs::read(dir.join("l.c.o")).unwrap();
         compile(&dir, "l.c", lib, &args);
         assert_eq!(first, std::fs::read(dir.join("l.c.o")).unwrap());
     }
+    // Without a prefix the global mode covers definitions only: a function another file
+    // defines is called the standard way, which the link-time check reports ...
+    write(&dir, "m.c", main);
+    write(&dir, "l.c", lib);
+    let o = neverc_in(&dir, &["-fcallconv-all", "m.c", "l.c", "-o", "all"]);
+    assert_eq!(o.code, 1);
+    assert!(
+        o.stderr
+            .contains("'secret_f' is defined in l.c with a custom convention (cc=2:")
+            && o.stderr
+                .contains("but m.c calls it with the standard convention"),
+        "{}",
+        o.stderr
+    );
+    // ... and a library function a file declares itself stays standard.
+    let libc = r#"
+int puts(const char *);
+void exit(int);
+static void bye(int c) { puts("bye"); exit(c); }
+int main(void) { bye(3); return 0; }
+"#;
+    write(&dir, "x.c", libc);
+    let o = neverc_in(&dir, &["-fcallconv-all", "x.c", "-o", "x"]);
+    assert_eq!(o.code, 0, "{}", o.stderr);
+    let r = Command::new(dir.join("x")).output().unwrap();
+    assert_eq!(
+        (r.status.code(), String::from_utf8_lossy(&r.stdout).as_ref()),
+        (Some(3), "bye\n")
+    );
+    let plan = dumped_plan_with(&dir, libc, "bye", &["-fcallconv-all"]);
+    assert!(plan.contains(";cc=2:"), "{plan}");
     // An attribute wins over the policy.
     let attr = r#"
 #include <stdio.h>

@@ -196,6 +196,20 @@ impl Policy {
         Ok(())
     }
 
+    /// Does the policy name this function explicitly (a policy-file rule, or a prefix with
+    /// the global mode), rather than take it because it is defined here? Only such
+    /// functions are given a convention where they are merely declared: the global mode
+    /// alone covers definitions, so that a library function a file declares itself
+    /// (`int puts(const char *);`) is never called with a custom convention.
+    pub fn names_explicitly(&self, name: &str) -> bool {
+        self.rules.iter().any(|r| r.test.matches(name))
+            || (self.all
+                && self
+                    .prefix
+                    .as_ref()
+                    .is_some_and(|p| name.starts_with(p.as_str())))
+    }
+
     /// The spec for a function of this name, if the policy selects it.
     pub fn spec_for(&self, name: &str) -> Option<&str> {
         if name == "main" {
@@ -400,6 +414,8 @@ mod tests {
         assert_eq!(ours, theirs);
         assert_eq!(ours.spec_for("secret_add"), Some("gpr:r9,r8;ret:rax"));
         assert_eq!(ours.spec_for("public_add"), None);
+        assert!(ours.names_explicitly("secret_add") && !ours.names_explicitly("public_add"));
+        assert!(!policy(&["callconv-all"]).names_explicitly("f"));
         let a = policy(&["callconv-shuffle"]);
         let b = policy(&["plugin-arg=org.neverc.example.custom-callconv:ccshuffle=true"]);
         assert_eq!(a, b);
