@@ -363,6 +363,29 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// The symbol to call, with the standard convention, for a library function irgen
+    /// calls by name (`memcpy` for a builtin, ...): the function itself, or the thunk of a
+    /// function of that name this file gives a custom convention.
+    pub(crate) fn library_callee(&mut self, sym: Sym) -> Sym {
+        if !self.opts.callconv.active() && self.cc_attrs.is_empty() {
+            return sym;
+        }
+        let ords: Vec<u32> = self
+            .ord_sym
+            .iter()
+            .filter(|(_, &s)| s == sym)
+            .map(|(&o, _)| o)
+            .collect();
+        for o in ords {
+            if matches!(self.t.types.kind(self.t.ords[o as usize].ty), Kind::Func(_))
+                && self.is_custom_fn(o)
+            {
+                return self.address_sym(o);
+            }
+        }
+        sym
+    }
+
     /// Generates every thunk asked for (at the end: a thunk may be asked for anywhere).
     pub(crate) fn emit_thunks(&mut self) {
         let mut done = 0;

@@ -2358,6 +2358,7 @@ impl<'a> Gen<'a> {
             .expect("scalar signature");
         let plan = neverc_abi::plan_call(self.machine, &sig).expect("plan of a library call");
         let sym = self.module.symbol(name, SymKind::Func);
+        let sym = self.library_callee(sym);
         self.emit_call(Callee::Direct(sym), &plan, arg_tys, vals, ret)
     }
 
@@ -3225,6 +3226,7 @@ impl<'a> Gen<'a> {
         };
         let plan = neverc_abi::plan_call(self.machine, &sig).expect("library plan");
         let sym = self.module.symbol(&lib, SymKind::Func);
+        let sym = self.library_callee(sym);
         let r = self.emit_call(Callee::Direct(sym), &plan, &params, &vals, ret);
         if matches!(lib.as_str(), "abort" | "exit" | "_exit") {
             self.b().push(Op::Unreachable, None);

@@ -1214,3 +1214,40 @@ int main(void) { printf("%ld %ld %ld\n", secret_f(4, 2), secret_keep(4, 2), aes_
         "neverc: error: bad.toml: line 1: this rule has no spec, shuffle or standard\n"
     );
 }
+
+#[test]
+fn library_calls_irgen_makes_reach_custom_definitions_through_thunks() {
+    // Under the policy, this file's own memcpy gets a custom convention; the calls irgen
+    // makes by name for __builtin_memcpy use the standard one, so they go through the
+    // thunk.
+    let src = r#"
+#include <stdio.h>
+typedef unsigned long size_t;
+static int copies;
+void *memcpy(void *d, const void *s, size_t n) {
+    char *dd = d; const char *ss = s;
+    copies++;
+    while (n--) *dd++ = *ss++;
+    return d;
+}
+int main(void) {
+    char a[100], b[100];
+    size_t n = sizeof a - copies;
+    for (int i = 0; i < 100; i++) a[i] = (char)i;
+    __builtin_memcpy(b, a, n);
+    memcpy(b, "hi", 3);
+    printf("%d %d %d\n", b[1], b[99], copies);
+    return 0;
+}
+"#;
+    let dir = temp_dir("libcall");
+    compile(&dir, "l.c", src, &["-O1", "-fcallconv-all"]);
+    let d = disasm(&dir, "l.c.o");
+    // The direct call uses memcpy's plan: the default spec's r10, r11, rsi.
+    assert_has(&before_call(&d, "main", "memcpy"), &["movl $3, %esi"]);
+    assert!(d.contains_key("memcpy.cc_thunk"), "{:?}", d.keys());
+    assert_eq!(
+        run(&dir, &[("l.c", src)], &["-fcallconv-all"]),
+        "105 99 2\n"
+    );
+}
