@@ -11,7 +11,7 @@ use crate::token::{flags, Symbol, TokKind, Token};
 impl Preprocessor {
     /// Reads the rest of a directive line, unexpanded (the `Eod` not included).
     pub(super) fn read_line_raw(&mut self) -> Vec<Token> {
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(16);
         loop {
             let frame = self.frames.last_mut().unwrap();
             let t = frame.lexer.next(&mut self.interner);
@@ -1002,7 +1002,7 @@ impl Preprocessor {
             pos: 0,
             macro_sym: None,
         });
-        let mut out = Vec::new();
+        let mut out = Vec::with_capacity(self.contexts[base].tokens.len() + 8);
         loop {
             let t = self.next_token();
             if t.kind == TokKind::Placemarker || t.kind == TokKind::Eof || t.kind == TokKind::Eod {

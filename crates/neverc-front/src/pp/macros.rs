@@ -412,13 +412,13 @@ impl Preprocessor {
             if let Some(pi) = param_of(&t) {
                 let pasted_left = out.last().is_some_and(|l| l.has(flags::PASTE_LEFT));
                 let paste_right = t.has(flags::PASTE_LEFT);
-                let tokens: Vec<Token> = if pasted_left || paste_right {
-                    args[pi].clone()
+                let tokens: &[Token] = if pasted_left || paste_right {
+                    &args[pi]
                 } else {
                     if expanded[pi].is_none() {
                         expanded[pi] = Some(self.expand_arg(&args[pi]));
                     }
-                    expanded[pi].clone().unwrap()
+                    expanded[pi].as_deref().unwrap()
                 };
                 // GNU: `, ## __VA_ARGS__` with an empty variable argument drops the comma.
                 if pasted_left && Some(pi) == va_index && tokens.is_empty() {
@@ -446,7 +446,7 @@ impl Preprocessor {
                     }
                 } else {
                     let start = out.len();
-                    for a in tokens {
+                    for &a in tokens {
                         let mut a = a;
                         a.flags &= !(flags::BOL | flags::PASTE_LEFT);
                         out.push(a);
