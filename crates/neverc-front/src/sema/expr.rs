@@ -235,38 +235,45 @@ impl<'a> Sema<'a> {
         let lit = &self.ast.lits.ints[i as usize];
         let (v, nd, u, longs) = (lit.value, lit.non_decimal, lit.unsigned, lit.longs);
         let imag = lit.imaginary;
-        let mut cands: Vec<IntKind> = Vec::new();
+        // The candidate types in order (C17 6.4.4.1p5), without an allocation per literal.
+        let mut cands = [ULongLong; 6];
+        let mut n = 0;
+        let mut push = |k: IntKind| {
+            cands[n] = k;
+            n += 1;
+        };
         let c99 = self.pp.opts.std.version >= 199901;
         match (longs, u) {
             (0, false) => {
-                cands.push(Int);
+                push(Int);
                 if nd {
-                    cands.push(UInt);
+                    push(UInt);
                 }
-                cands.push(Long);
+                push(Long);
                 if nd || !c99 {
-                    cands.push(ULong);
+                    push(ULong);
                 }
-                cands.push(LongLong);
-                cands.push(ULongLong);
+                push(LongLong);
+                push(ULongLong);
             }
-            (0, true) => cands.extend([UInt, ULong, ULongLong]),
+            (0, true) => [UInt, ULong, ULongLong].into_iter().for_each(push),
             (1, false) => {
-                cands.push(Long);
+                push(Long);
                 if nd || !c99 {
-                    cands.push(ULong);
+                    push(ULong);
                 }
-                cands.extend([LongLong, ULongLong]);
+                push(LongLong);
+                push(ULongLong);
             }
-            (1, true) => cands.extend([ULong, ULongLong]),
+            (1, true) => [ULong, ULongLong].into_iter().for_each(push),
             (_, false) => {
-                cands.push(LongLong);
-                cands.push(ULongLong);
+                push(LongLong);
+                push(ULongLong);
             }
-            (_, true) => cands.push(ULongLong),
+            (_, true) => push(ULongLong),
         }
         let mut kind = ULongLong;
-        for k in cands {
+        for &k in &cands[..n] {
             let bits = self.types.int_bits(k);
             let max: u128 = if self.types.is_signed_kind(k) {
                 (1u128 << (bits - 1)) - 1

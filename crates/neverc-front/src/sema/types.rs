@@ -115,6 +115,8 @@ pub struct TypeTable {
     pub records: Vec<RecordInfo>,
     pub enums: Vec<EnumInfo>,
     pub machine: Machine,
+    /// `int(k)`'s answers, by `IntKind` (0: not interned yet; 0 is the error type).
+    int_ids: [u32; 13],
 }
 
 /// Size and alignment in bytes.
@@ -128,6 +130,7 @@ impl TypeTable {
             records: Vec::new(),
             enums: Vec::new(),
             machine,
+            int_ids: [0; 13],
         };
         let e = t.intern(Kind::Error, 0);
         debug_assert_eq!(e, TypeId::ERROR);
@@ -178,7 +181,15 @@ impl TypeTable {
     }
 
     pub fn int(&mut self, k: IntKind) -> TypeId {
-        self.intern(Kind::Int(k), 0)
+        // The integer types are asked for all the time (promotions, literals, results of
+        // comparisons): remembered by kind rather than hashed each time.
+        let cached = self.int_ids[k as usize];
+        if cached != 0 {
+            return TypeId(cached);
+        }
+        let id = self.intern(Kind::Int(k), 0);
+        self.int_ids[k as usize] = id.0;
+        id
     }
     pub fn void(&mut self) -> TypeId {
         self.intern(Kind::Void, 0)
