@@ -202,7 +202,11 @@ impl Lexer {
             };
             match b {
                 b' ' | b'\t' | b'\x0b' | b'\x0c' => {
+                    // A run of blanks (indentation) at once.
                     self.pos += 1;
+                    while matches!(self.text.get(self.pos), Some(b' ' | b'\t')) {
+                        self.pos += 1;
+                    }
                     fl |= flags::PREV_WHITE;
                 }
                 b'\0' => {
@@ -267,7 +271,7 @@ impl Lexer {
             return self.finish(TokKind::Number, start, fl, interner);
         }
         if is_ident_start(b, dollars) || (b == b'\\' && self.ucn_len(start) > 0) {
-            self.lex_ident();
+            let non_ascii = self.lex_ident();
             // An encoding prefix directly before a quote makes a literal.
             let word = &self.text[start..self.pos];
             let q = self.at(self.pos);
@@ -279,7 +283,7 @@ impl Lexer {
             {
                 return self.lex_quoted(b'\'', start, fl, interner);
             }
-            if word.iter().any(|&c| c >= 0x80) {
+            if non_ascii {
                 if let Some(bad) = invalid_utf8_at(word) {
                     if !self.skipping {
                         self.diag(
@@ -337,10 +341,12 @@ impl Lexer {
         }
     }
 
-    fn lex_ident(&mut self) {
+    /// Scans an identifier; true if it has bytes beyond ASCII (to be checked as UTF-8).
+    fn lex_ident(&mut self) -> bool {
         let dollars = self.opts.dollars;
         let text = &*self.text;
         let mut pos = self.pos;
+        let mut non_ascii = text[pos] >= 0x80;
         loop {
             // The common case, a run of ASCII letters, digits and `_`, by table.
             while pos < text.len() && IDENT_ASCII[text[pos] as usize] {
@@ -348,6 +354,7 @@ impl Lexer {
             }
             let c = text.get(pos).copied().unwrap_or(0);
             if pos < text.len() && (c >= 0x80 || (c == b'$' && dollars)) {
+                non_ascii |= c >= 0x80;
                 pos += 1;
             } else if c == b'\\' {
                 self.pos = pos;
@@ -361,6 +368,7 @@ impl Lexer {
             }
         }
         self.pos = pos;
+        non_ascii
     }
 
     /// pp-number (C17 6.4.8): digits, identifier characters, `.`, and `e+ e- E+ E- p+ p- P+

@@ -6,7 +6,7 @@ use crate::diag::{Diagnostic, Level};
 use crate::lex::PUNCTUATORS;
 use crate::pp::{Event, Preprocessor, Std};
 use crate::source::Loc;
-use crate::token::{FxHashMap, Symbol, TokKind, Token};
+use crate::token::{Symbol, TokKind, Token};
 
 macro_rules! keywords {
     ($($v:ident = $s:literal),* $(,)?) => {
@@ -422,7 +422,9 @@ pub struct Literals {
 
 /// Converts the preprocessor's output to C tokens, reporting literal errors.
 pub struct Converter {
-    keywords: FxHashMap<Symbol, Kw>,
+    /// The keyword each symbol spells, indexed by symbol (keywords are interned early, so
+    /// the table is short; a symbol past its end is no keyword).
+    keywords: Vec<Option<Kw>>,
     puncts: Vec<Option<P>>,
     char_signed: bool,
     wchar_bits: u32,
@@ -445,9 +447,13 @@ pub struct PragmaAt {
 
 impl Converter {
     pub fn new(pp: &mut Preprocessor) -> Self {
-        let mut keywords = FxHashMap::default();
+        let mut keywords = Vec::new();
         for (s, k) in keyword_table(pp.opts.std) {
-            keywords.insert(pp.interner.intern(s.as_bytes()), k);
+            let sym = pp.interner.intern(s.as_bytes()).0 as usize;
+            if keywords.len() <= sym {
+                keywords.resize(sym + 1, None);
+            }
+            keywords[sym] = Some(k);
         }
         let puncts = PUNCTUATORS.iter().map(|s| P::from_spelling(s)).collect();
         Converter {
@@ -509,9 +515,9 @@ impl Converter {
                     break;
                 }
                 TokKind::Ident => {
-                    tok.kind = match self.keywords.get(&t.sym) {
-                        Some(&k) => T::Kw(k),
-                        None => T::Ident,
+                    tok.kind = match self.keywords.get(t.sym.0 as usize) {
+                        Some(&Some(k)) => T::Kw(k),
+                        _ => T::Ident,
                     };
                 }
                 TokKind::Punct => {
