@@ -62,7 +62,9 @@ impl Preprocessor {
         }
     }
 
-    /// Processes a directive whose `#` has been read.
+    /// Processes a directive whose `#` has been read. (Not inlined: the per-token loop
+    /// that calls it stays small.)
+    #[inline(never)]
     pub(super) fn directive(&mut self, hash: Token) {
         let depth = self.frames.len();
         self.frames[depth - 1].lexer.in_directive = true;

@@ -538,6 +538,7 @@ impl Preprocessor {
         }
     }
 
+    #[inline(never)]
     fn flush_lex_diags(&mut self) {
         let Some(frame) = self.frames.last_mut() else {
             return;
@@ -556,6 +557,7 @@ impl Preprocessor {
         }
     }
 
+    #[inline(never)]
     fn end_of_file(&mut self) {
         let frame = self.frames.pop().unwrap();
         for c in &frame.conds {

@@ -225,10 +225,17 @@ impl TypeTable {
         let q = self.quals(id) | quals;
         self.with_quals(id, q)
     }
+    #[inline]
     pub fn unqual(&mut self, id: TypeId) -> TypeId {
         if self.quals(id) == 0 {
             return id;
         }
+        self.unqual_slow(id)
+    }
+
+    /// `unqual` of a qualified type: interned without its qualifiers (kept out of line so
+    /// the common, unqualified case inlines).
+    fn unqual_slow(&mut self, id: TypeId) -> TypeId {
         let ty = Ty {
             quals: 0,
             ..self.get(id).clone()
@@ -295,6 +302,7 @@ impl TypeTable {
     }
 
     /// Array-to-pointer and function-to-pointer conversion, dropping qualifiers.
+    #[inline]
     pub fn decay(&mut self, id: TypeId) -> TypeId {
         match *self.kind(id) {
             Kind::Array(e, _) => self.pointer(e),
