@@ -2047,6 +2047,27 @@ impl<'a> Gen<'a> {
             self.refuse(ex.loc, "a call through this expression");
             return Rv::Void;
         };
+        // A direct call of a custom-convention function seen here without a prototype
+        // takes the prototype the function has elsewhere in the file (its plan needs one);
+        // the arguments convert to its parameters as in a prototyped call.
+        let func = match self.ex(f).kind {
+            ExprKind::Ident(_) if !func.proto => {
+                let o = self.t.refs.get(&f).copied();
+                let full = o.and_then(|o| self.t.types.func(self.t.ords[o as usize].ty).cloned());
+                match (o, full) {
+                    (Some(o), Some(full))
+                        if full.proto
+                            && !full.variadic
+                            && full.params.len() == args.len()
+                            && self.is_custom_fn(o) =>
+                    {
+                        full
+                    }
+                    _ => func,
+                }
+            }
+            _ => func,
+        };
         // Argument types: the parameters' for a prototype, promoted ones beyond it.
         let mut arg_tys = Vec::new();
         // Arguments whose type sema left open (a builtin's result) are evaluated first;

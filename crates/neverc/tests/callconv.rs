@@ -1251,3 +1251,22 @@ int main(void) {
         "105 99 2\n"
     );
 }
+
+#[test]
+fn unprototyped_calls_take_the_prototype_given_elsewhere() {
+    // gcc's torture tests do this: a call before any prototype (an implicit or `()`
+    // declaration), the prototyped definition later. Under the policy the function has a
+    // custom plan, which the call takes from the definition's prototype.
+    let src = r#"
+#include <stdio.h>
+long f();
+int main(void) { printf("%ld\n", f(6, 7L)); return 0; }
+long f(int a, long b) { return a * b; }
+"#;
+    let dir = temp_dir("noproto");
+    compile(&dir, "n.c", src, &["-O0", "-fcallconv-all"]);
+    let d = disasm(&dir, "n.c.o");
+    assert_has(&before_call(&d, "main", "f"), &["movl $6, %r10d"]);
+    assert_writes(&before_call(&d, "main", "f"), "%r11");
+    assert_eq!(run(&dir, &[("n.c", src)], &["-fcallconv-all"]), "42\n");
+}
