@@ -3269,6 +3269,11 @@ impl<'a> Gen<'a> {
     /// remain, else from the overflow area (psABI 3.5.7).
     fn va_arg(&mut self, e: ExprId, ap: ExprId, ty: TypeId) -> Rv {
         let loc = self.ex(e).loc;
+        if self.machine.arch == neverc_target::Arch::AArch64
+            && self.machine.os == neverc_target::Os::Linux
+        {
+            return self.va_arg_aapcs64(e, ap, ty);
+        }
         if self.machine.arch != neverc_target::Arch::X86_64 {
             self.refuse(loc, "va_arg on this target");
             return Rv::Void;
@@ -3405,6 +3410,145 @@ impl<'a> Gen<'a> {
         match self.ir_type(ty) {
             Some(t) => Rv::Scalar(self.b().load(t, tmp, 0, MemFlags::aligned(align))),
             None => Rv::Agg(tmp),
+        }
+    }
+
+    /// `va_arg(ap, T)` for AAPCS64 (Procedure Call Standard, appendix "Variable argument
+    /// lists"): `ap` is { __stack, __gr_top, __vr_top, __gr_offs, __vr_offs }. A type
+    /// passed in general registers is read from below `__gr_top` while `__gr_offs` stays
+    /// negative, one in vector registers (floats, HFAs, 16-byte vectors) from below
+    /// `__vr_top` in 16-byte slots; otherwise, and once those are used up, from `__stack`.
+    /// A type passed by reference reads its pointer that way, then copies from it.
+    fn va_arg_aapcs64(&mut self, e: ExprId, ap: ExprId, ty: TypeId) -> Rv {
+        let loc = self.ex(e).loc;
+        let list = self.va_list_addr(ap);
+        let void = self.t.types.void();
+        let Some(sig) = self.signature(void, &[ty], None) else {
+            self.refuse(loc, "va_arg of this type");
+            return Rv::Void;
+        };
+        let plan = neverc_abi::plan_call(self.machine, &sig).unwrap();
+        let (size, align) = self.size_align(ty);
+        let byref = plan
+            .arguments
+            .iter()
+            .any(|l| l.flags.contains(neverc_abi::Flags::BYREF));
+        let regs: Vec<_> = plan
+            .arguments
+            .iter()
+            .filter_map(|l| match l.place {
+                Place::Reg(r) => Some((self.is_vector_reg(r), *l)),
+                Place::Stack(_) => None,
+            })
+            .collect();
+        let in_regs = !plan.arguments.is_empty() && regs.len() == plan.arguments.len();
+        let vector = in_regs && regs.iter().all(|(v, _)| *v);
+        let slot = self
+            .b()
+            .add_slot(size.max(8).next_multiple_of(16), align.max(16));
+        let tmp = self.b().slot_addr(slot);
+        let done = self.b().new_block();
+        let stack_b = self.b().new_block();
+        // Where the value (or, by reference, its pointer) ends up being copied from.
+        if in_regs {
+            let regs_b = self.b().new_block();
+            let (offs_at, top_at, step) = if vector { (28, 16, 16) } else { (24, 8, 8) };
+            let mut offs = self
+                .b()
+                .load(Type::I32, list, offs_at, MemFlags::aligned(4));
+            let zero = self.b().iconst(Type::I32, 0);
+            let used = self.b().icmp(IntCC::Sge, offs, zero);
+            let try_b = self.b().new_block();
+            self.b().branch(used, stack_b, try_b);
+            self.b().switch_to(try_b);
+            if !vector && align >= 16 {
+                // A 16-aligned type starts at an even register.
+                let a = self.b().iconst(Type::I32, 15);
+                let s = self.b().binary(BinaryOp::Add, offs, a);
+                let m = self.b().iconst(Type::I32, -16);
+                offs = self.b().binary(BinaryOp::And, s, m);
+            }
+            let inc = self.b().iconst(Type::I32, step * regs.len() as i128);
+            let next = self.b().binary(BinaryOp::Add, offs, inc);
+            self.b().store(next, list, offs_at, MemFlags::aligned(4));
+            let over = self.b().icmp(IntCC::Sgt, next, zero);
+            self.b().branch(over, stack_b, regs_b);
+            self.b().switch_to(regs_b);
+            let top = self.b().load(Type::Ptr, list, top_at, MemFlags::aligned(8));
+            let top_i = self.b().conv(ConvOp::Bitcast, top, Type::I64);
+            let off64 = self.b().conv(ConvOp::Sext, offs, Type::I64);
+            let a = self.b().binary(BinaryOp::Add, top_i, off64);
+            let a = self.b().conv(ConvOp::Bitcast, a, Type::Ptr);
+            for (k, (v, l)) in regs.iter().enumerate() {
+                let pt = match (*v, l.size) {
+                    (true, 16) => Type::V128,
+                    (true, 8) => Type::F64,
+                    (true, 4) => Type::F32,
+                    (true, _) => Type::I16,
+                    (false, _) => Type::I64,
+                };
+                let piece = self
+                    .b()
+                    .load(pt, a, (k as i128 * step) as i32, MemFlags::aligned(1));
+                let at = if byref { 0 } else { l.offset as i32 };
+                self.b().store(piece, tmp, at, MemFlags::aligned(1));
+            }
+            self.b().jump(done, vec![]);
+        } else {
+            self.b().jump(stack_b, vec![]);
+        }
+        // The stack: 8-byte slots, 16-aligned types at a multiple of 16.
+        self.b().switch_to(stack_b);
+        let st = self.b().load(Type::Ptr, list, 0, MemFlags::aligned(8));
+        let st_i = self.b().conv(ConvOp::Bitcast, st, Type::I64);
+        let st_i = if align > 8 && !byref {
+            let a = self.b().iconst(Type::I64, 15);
+            let s = self.b().binary(BinaryOp::Add, st_i, a);
+            let m = self.b().iconst(Type::I64, -16);
+            self.b().binary(BinaryOp::And, s, m)
+        } else {
+            st_i
+        };
+        let src = self.b().conv(ConvOp::Bitcast, st_i, Type::Ptr);
+        let on_stack = if byref { 8 } else { size };
+        self.b().push(
+            Op::Copy {
+                dst: tmp,
+                src,
+                size: on_stack,
+                align: 1,
+            },
+            None,
+        );
+        let step = self
+            .b()
+            .iconst(Type::I64, on_stack.next_multiple_of(8) as i128);
+        let next = self.b().binary(BinaryOp::Add, st_i, step);
+        let next = self.b().conv(ConvOp::Bitcast, next, Type::Ptr);
+        self.b().store(next, list, 0, MemFlags::aligned(8));
+        self.b().jump(done, vec![]);
+        self.b().switch_to(done);
+        let val = if byref {
+            // tmp holds the pointer: copy the value into a slot of its own.
+            let p = self.b().load(Type::Ptr, tmp, 0, MemFlags::aligned(8));
+            let vs = self.b().add_slot(size.max(1), align.max(1));
+            let va = self.b().slot_addr(vs);
+            self.b().push(
+                Op::Copy {
+                    dst: va,
+                    src: p,
+                    size,
+                    align: 1,
+                },
+                None,
+            );
+            va
+        } else {
+            tmp
+        };
+        match self.ir_type(ty) {
+            Some(t) => Rv::Scalar(self.b().load(t, val, 0, MemFlags::aligned(align))),
+            None => Rv::Agg(val),
         }
     }
 }
