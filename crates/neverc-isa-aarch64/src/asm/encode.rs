@@ -698,6 +698,17 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
             let s = if size == FSize::D { 1 << 31 } else { 0 };
             plain(s | 0x1e27_0000 | ftype(size) | zr(i, rn)? << 5 | fpr(i, rd)?)
         }
+        Inst::MovV { rd, rn } => {
+            let n = fpr(i, rn)?;
+            plain(0x4ea0_1c00 | n << 16 | n << 5 | fpr(i, rd)?)
+        }
+        Inst::FMovTop { to_gpr, g, v } => {
+            if to_gpr {
+                plain(0x9eae_0000 | fpr(i, v)? << 5 | zr(i, g)?)
+            } else {
+                plain(0x9eaf_0000 | zr(i, g)? << 5 | fpr(i, v)?)
+            }
+        }
         Inst::FMovImm { size, rd, imm8 } => {
             plain(0x1e20_1000 | ftype(size) | (imm8 as u32) << 13 | fpr(i, rd)?)
         }

@@ -60,7 +60,7 @@ fn targets() -> [Target; 4] {
 }
 
 /// The number of `Inst` variants (keep in step with `representatives`).
-pub const VARIANTS: usize = 45;
+pub const VARIANTS: usize = 47;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -258,6 +258,12 @@ pub fn representatives() -> Vec<Inst> {
             size: FSize::D,
             rd: f,
             imm8: 0x70,
+        },
+        MovV { rd: f, rn: f },
+        FMovTop {
+            to_gpr: true,
+            g: r,
+            v: f,
         },
         FUn {
             op: FUnOp::Neg,
@@ -819,6 +825,18 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
             for size in FSize::ALL {
                 for (rd, rn) in [(Fpr(0), g(1)), (Fpr(31), Gpr::ZR), (Fpr(7), g(30))] {
                     out.push(FMovFromGpr { size, rd, rn });
+                }
+            }
+        }
+        MovV { .. } => {
+            for (rd, rn) in [(Fpr(0), Fpr(1)), (Fpr(31), Fpr(30)), (Fpr(7), Fpr(7))] {
+                out.push(MovV { rd, rn });
+            }
+        }
+        FMovTop { .. } => {
+            for to_gpr in [false, true] {
+                for (g, v) in [(g(0), Fpr(1)), (Gpr::ZR, Fpr(31)), (g(30), Fpr(0))] {
+                    out.push(FMovTop { to_gpr, g, v });
                 }
             }
         }

@@ -868,6 +868,18 @@ pub enum Inst {
         rd: Fpr,
         rn: Gpr,
     },
+    /// `mov vd.16b, vn.16b`: the whole 128-bit register (`orr` of the vector).
+    MovV {
+        rd: Fpr,
+        rn: Fpr,
+    },
+    /// `fmov xd, vn.d[1]` (to_gpr) or `fmov vd.d[1], xn`: the upper 64 bits of a vector
+    /// register.
+    FMovTop {
+        to_gpr: bool,
+        g: Gpr,
+        v: Fpr,
+    },
     /// `fmov` of an 8-bit encoded constant (see `encode::fmov_imm8`).
     FMovImm {
         size: FSize,
@@ -1014,6 +1026,122 @@ impl Inst {
             rn,
             immr: 0,
             imms: from_bits - 1,
+        }
+    }
+}
+
+impl Reg {
+    fn map(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr, v: &mut dyn FnMut(Fpr) -> Fpr) {
+        match self {
+            Reg::G(r) => *r = g(*r),
+            Reg::V(r) => *r = v(*r),
+        }
+    }
+}
+
+impl Addr {
+    fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr) {
+        match self {
+            Addr::UImm { base, .. }
+            | Addr::Unscaled { base, .. }
+            | Addr::Pre { base, .. }
+            | Addr::Post { base, .. }
+            | Addr::Lo12 { base, .. } => *base = g(*base),
+            Addr::RegOff { base, index, .. } => {
+                *base = g(*base);
+                *index = g(*index);
+            }
+            Addr::Literal(_) => {}
+        }
+    }
+}
+
+impl Inst {
+    /// Rewrites every register field through `g` (general registers) and `v` (vector
+    /// registers): the back end's placeholders become allocated registers this way.
+    pub fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr, v: &mut dyn FnMut(Fpr) -> Fpr) {
+        use Inst::*;
+        match self {
+            Label(_) | B(_) | Bl(_) | BCond(..) | Dmb(_) | Svc(_) | Brk(_) | Hint(_) => {}
+            AluImm { rd, rn, .. }
+            | AddSym { rd, rn, .. }
+            | LogicImm { rd, rn, .. }
+            | Alu1 { rd, rn, .. }
+            | Bitfield { rd, rn, .. } => {
+                *rd = g(*rd);
+                *rn = g(*rn);
+            }
+            AluShift { rd, rn, rm, .. }
+            | AluExt { rd, rn, rm, .. }
+            | LogicShift { rd, rn, rm, .. }
+            | Alu2 { rd, rn, rm, .. }
+            | Extr { rd, rn, rm, .. }
+            | CondSel { rd, rn, rm, .. } => {
+                *rd = g(*rd);
+                *rn = g(*rn);
+                *rm = g(*rm);
+            }
+            Mul3 { rd, rn, rm, ra, .. } => {
+                *rd = g(*rd);
+                *rn = g(*rn);
+                *rm = g(*rm);
+                *ra = g(*ra);
+            }
+            MovWide { rd, .. } | Adr { rd, .. } | Adrp { rd, .. } => *rd = g(*rd),
+            CondCmp { rn, rm, .. } => {
+                *rn = g(*rn);
+                if let RegOrImm5::Reg(r) = rm {
+                    *r = g(*r);
+                }
+            }
+            Br(r) | Blr(r) | Ret(r) => *r = g(*r),
+            Cbz { rt, .. } | Tbz { rt, .. } | Mrs { rt, .. } | Msr { rt, .. } => *rt = g(*rt),
+            Mem { rt, addr, .. } => {
+                rt.map(g, v);
+                addr.map_regs(g);
+            }
+            Pair { rt, rt2, base, .. } => {
+                rt.map(g, v);
+                rt2.map(g, v);
+                *base = g(*base);
+            }
+            Excl { rs, rt, rn, .. } => {
+                *rs = g(*rs);
+                *rt = g(*rt);
+                *rn = g(*rn);
+            }
+            FMov { rd, rn, .. } | FUn { rd, rn, .. } | FCvt { rd, rn, .. } => {
+                *rd = v(*rd);
+                *rn = v(*rn);
+            }
+            FMovToGpr { rd, rn, .. } | FpToInt { rd, rn, .. } => {
+                *rd = g(*rd);
+                *rn = v(*rn);
+            }
+            FMovFromGpr { rd, rn, .. } | IntToFp { rd, rn, .. } => {
+                *rd = v(*rd);
+                *rn = g(*rn);
+            }
+            FMovImm { rd, .. } => *rd = v(*rd),
+            MovV { rd, rn } => {
+                *rd = v(*rd);
+                *rn = v(*rn);
+            }
+            FMovTop { g: gr, v: vr, .. } => {
+                *gr = g(*gr);
+                *vr = v(*vr);
+            }
+            FBin { rd, rn, rm, .. } | FCsel { rd, rn, rm, .. } => {
+                *rd = v(*rd);
+                *rn = v(*rn);
+                *rm = v(*rm);
+            }
+            FCmp { rn, rm, .. } => {
+                *rn = v(*rn);
+                if let Some(r) = rm {
+                    *r = v(*r);
+                }
+            }
         }
     }
 }

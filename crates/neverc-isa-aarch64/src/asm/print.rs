@@ -575,6 +575,14 @@ pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> S
             format!("fmov {}, {g}", fr(size, rd))
         }
         Inst::FMovImm { size, rd, imm8 } => format!("fmov {}, {}", fr(size, rd), fimm(imm8)),
+        Inst::MovV { rd, rn } => format!("mov v{}.16b, v{}.16b", rd.0, rn.0),
+        Inst::FMovTop { to_gpr, g, v } => {
+            if to_gpr {
+                format!("fmov {}, v{}.d[1]", x(g), v.0)
+            } else {
+                format!("fmov v{}.d[1], {}", v.0, x(g))
+            }
+        }
         Inst::FUn { op, size, rd, rn } => {
             let m = ["fabs", "fneg", "fsqrt"][op as usize];
             format!("{m} {}, {}", fr(size, rd), fr(size, rn))
