@@ -519,12 +519,18 @@ impl ObjectModule {
     }
 
     /// Append bytes at the next multiple of `align` and return their offset. Padding is
-    /// zeros, or `nop`s in x86 code sections (so disassembly between functions stays sane).
+    /// zeros, or `nop`s in x86 and AArch64 code sections (so disassembly between functions
+    /// stays sane, and as gas pads).
     pub fn append(&mut self, section: SectionId, bytes: &[u8], align: u64) -> u64 {
-        let pad = match (self.target.arch, self.sections[section.0 as usize].kind) {
-            (ObjArch::X86_64, SectionKind::Text | SectionKind::User { code: true, .. }) => 0x90,
+        let code = matches!(
+            self.sections[section.0 as usize].kind,
+            SectionKind::Text | SectionKind::User { code: true, .. }
+        );
+        let pad = match (self.target.arch, code) {
+            (ObjArch::X86_64, true) => 0x90,
             _ => 0,
         };
+        let a64_nops = code && self.target.arch == ObjArch::AArch64;
         let s = &mut self.sections[section.0 as usize];
         assert!(
             !s.kind.is_nobits(),
@@ -534,6 +540,11 @@ impl ObjectModule {
         let align = align.max(1);
         s.align = s.align.max(align);
         let offset = (s.data.len() as u64).next_multiple_of(align);
+        if a64_nops && s.data.len().is_multiple_of(4) && offset.is_multiple_of(4) {
+            while (s.data.len() as u64) < offset {
+                s.data.extend_from_slice(&0xd503_201fu32.to_le_bytes());
+            }
+        }
         s.data.resize(offset as usize, pad);
         s.data.extend_from_slice(bytes);
         offset

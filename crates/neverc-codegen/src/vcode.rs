@@ -95,6 +95,10 @@ pub struct VCode<I, C> {
     pub block_params: Vec<Vec<VReg>>,
     pub branch_args: Vec<Vec<Vec<VReg>>>,
     pub num_vregs: usize,
+    /// Whether some float-class value is a whole 16-byte register: then every float-class
+    /// spill slot is 16 bytes (two 8-byte slots, named by the last, lower one) and moved
+    /// whole (regalloc2's edits know only the class).
+    pub wide_float: bool,
 }
 
 impl<I, C> VCode<I, C> {
@@ -127,6 +131,7 @@ impl<I, C> VCode<I, C> {
             block_params,
             branch_args,
             num_vregs,
+            wide_float: false,
         }
     }
 }
@@ -175,7 +180,16 @@ impl<I, C> regalloc2::Function for VCode<I, C> {
     fn num_vregs(&self) -> usize {
         self.num_vregs
     }
-    fn spillslot_size(&self, _regclass: RegClass) -> usize {
-        1
+    fn spillslot_size(&self, regclass: RegClass) -> usize {
+        if self.wide_float && regclass == RegClass::Float {
+            2
+        } else {
+            1
+        }
+    }
+    /// Slot `n` lies below slot `n - 1` in the frames of the back ends using this: a
+    /// two-slot spill is named by its lower address, where its 16 bytes start.
+    fn multi_spillslot_named_by_last_slot(&self) -> bool {
+        true
     }
 }
