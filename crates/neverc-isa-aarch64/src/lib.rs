@@ -1,5 +1,10 @@
-//! neverc's AArch64 back end. So far: the instruction set (`asm`: instructions over physical
-//! registers, their encoding to 32-bit words plus relocations, their GNU assembler text, and
-//! the list of every form the referee test checks against llvm-mc).
+//! neverc's AArch64 back end (AAPCS64 on Linux): the instruction set (`asm`: instructions
+//! over physical registers, their encoding to 32-bit words plus relocations, their GNU
+//! assembler text, and the list of every form the referee test checks against llvm-mc),
+//! instruction selection from `neverc-ir` (`lower`), the frame and the allocator's moves
+//! (`emit`), and the module driver (`backend`).
 
 pub mod asm;
+pub mod backend;
+pub mod emit;
+pub mod lower;

@@ -47,9 +47,14 @@ pub fn compile_all(
     resource: Option<&PathBuf>,
     color: bool,
 ) -> i32 {
-    if target.arch != neverc_target::Arch::X86_64 || target.os == neverc_target::Os::Windows {
+    let supported = match target.arch {
+        neverc_target::Arch::X86_64 => target.os != neverc_target::Os::Windows,
+        neverc_target::Arch::AArch64 => target.os == neverc_target::Os::Linux,
+        _ => false,
+    };
+    if !supported {
         error(&format!(
-            "code generation for {} is not implemented yet (this neverc compiles for x86_64-linux-gnu)",
+            "code generation for {} is not implemented yet (this neverc compiles for x86_64-linux-gnu and aarch64-linux-gnu)",
             target.triple
         ));
         return 1;
@@ -155,7 +160,7 @@ pub fn compile_all(
     if crate::plans_check::report(&objects) != 0 {
         return 1;
     }
-    link(opts, &link_inputs)
+    link(opts, target, &link_inputs)
 }
 
 fn write_out(path: &str, bytes: &[u8]) -> Result<(), String> {
@@ -173,8 +178,16 @@ fn write_out(path: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// The system compiler driver links, as gcc's own driver would call `collect2`.
-fn link(opts: &Options, objects: &[PathBuf]) -> i32 {
-    let cc = std::env::var("NEVERC_LINKER").unwrap_or_else(|_| "cc".into());
+/// For another target than the host's architecture, the target's GNU cross driver
+/// (`aarch64-linux-gnu-gcc`).
+fn link(opts: &Options, target: &neverc_target::Target, objects: &[PathBuf]) -> i32 {
+    let cc = std::env::var("NEVERC_LINKER").unwrap_or_else(|_| {
+        if target.arch == neverc_target::Arch::X86_64 {
+            "cc".into()
+        } else {
+            format!("{}gcc", target.gnu_prefix)
+        }
+    });
     let mut cmd = std::process::Command::new(&cc);
     for o in objects {
         cmd.arg(o);
@@ -390,6 +403,34 @@ fn compile_one(
     // time (`plans_check`).
     if let Some(text) = crate::plans_check::records(&module) {
         add_plan_records(&mut module, text);
+    }
+    if target.arch == neverc_target::Arch::AArch64 {
+        use neverc_isa_aarch64::backend as a64;
+        let be_opts = a64::Options {
+            opt_level: match opts.opt_level {
+                OptLevel::O0 => 0,
+                _ => 1,
+            },
+            pic: match opts.pic {
+                PicLevel::None => a64::Pic::NoPic,
+                PicLevel::Pic1 | PicLevel::Pic2 => a64::Pic::Pic,
+                PicLevel::Pie1 | PicLevel::Pie2 => a64::Pic::Pie,
+            },
+            function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
+            data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
+            object_only: opts.stage != Stage::Assemble,
+        };
+        return match a64::compile_module(&module, &be_opts) {
+            Ok(c) => Some(if opts.stage == Stage::Assemble {
+                Product::Asm(c.asm)
+            } else {
+                Product::Object(c.object)
+            }),
+            Err(e) => {
+                eprintln!("{name}: error: {}", e.message);
+                None
+            }
+        };
     }
     let be_opts = neverc_isa_x86_64::backend::Options {
         opt_level: match opts.opt_level {

@@ -15,6 +15,12 @@
 //!   failure AND on every listed case that now passes, so the list only
 //!   shrinks.
 //!
+//! * `execution_corpus_aarch64` runs the same corpus compiled with
+//!   `--target=aarch64-linux-gnu` (linked by `aarch64-linux-gnu-gcc`) under
+//!   `qemu-aarch64 -L /usr/aarch64-linux-gnu`, against
+//!   `tests/exec/known-failures-aarch64.txt`; it is skipped with a message when
+//!   the cross tools are missing. It prints how many cases pass at each level.
+//!
 //! All failures are collected and reported together in one panic message.
 
 use std::collections::BTreeSet;
@@ -161,8 +167,23 @@ struct Case {
     opt: &'static str,
 }
 
+/// How cases are built and run: extra compiler arguments (`--target=...`) and a command
+/// prefix for running the program (an emulator).
+#[derive(Clone, Default)]
+struct Setup {
+    cc_args: Vec<String>,
+    runner: Vec<String>,
+}
+
 /// Compiles and runs one case; `Ok(())` when it passes, else what went wrong.
-fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Result<(), String> {
+fn run_case(
+    cc: &Path,
+    setup: &Setup,
+    root: &Path,
+    tmp: &Path,
+    index: usize,
+    case: &Case,
+) -> Result<(), String> {
     let src = root.join(&case.rel);
     let source = fs::read_to_string(&src).map_err(|e| format!("cannot read source: {e}"))?;
     let expected_path = src.with_extension("expected");
@@ -175,6 +196,7 @@ fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Re
     let cstderr_path = tmp.join(format!("t{index}{}.cc-stderr", case.opt));
     let cstderr = fs::File::create(&cstderr_path).unwrap();
     let mut child = Command::new(cc)
+        .args(&setup.cc_args)
         .arg(case.opt)
         .arg("-w")
         .arg(&src)
@@ -204,7 +226,15 @@ fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Re
     // Run, stdout to a file (no pipe to drain while polling for the timeout).
     let out_path = tmp.join(format!("t{index}{}.stdout", case.opt));
     let out_file = fs::File::create(&out_path).unwrap();
-    let mut child = Command::new(&exe)
+    let mut run = match setup.runner.split_first() {
+        Some((prog, args)) => {
+            let mut c = Command::new(prog);
+            c.args(args).arg(&exe);
+            c
+        }
+        None => Command::new(&exe),
+    };
+    let mut child = run
         .current_dir(tmp)
         .stdin(Stdio::null())
         .stdout(out_file)
@@ -239,6 +269,48 @@ fn run_case(cc: &Path, root: &Path, tmp: &Path, index: usize, case: &Case) -> Re
 
 #[test]
 fn execution_corpus() {
+    run_corpus(&Setup::default(), "known-failures.txt", "exec");
+}
+
+fn have(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|s| s.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn execution_corpus_aarch64() {
+    if !have("qemu-aarch64") || !have("aarch64-linux-gnu-gcc") {
+        eprintln!("exec (aarch64): qemu-aarch64 or aarch64-linux-gnu-gcc not found; skipping (scripts/setup.sh installs them)");
+        return;
+    }
+    let setup = Setup {
+        cc_args: vec!["--target=aarch64-linux-gnu".into()],
+        runner: vec![
+            "qemu-aarch64".into(),
+            "-L".into(),
+            "/usr/aarch64-linux-gnu".into(),
+        ],
+    };
+    run_corpus(&setup, "known-failures-aarch64.txt", "exec-aarch64");
+}
+
+fn run_corpus(setup: &Setup, known_name: &str, tag: &str) {
+    // Another compiler (the target's gcc, to check what the corpus expects of the target)
+    // takes no --target.
+    let other_cc = std::env::var_os("NEVERC_EXEC_CC").is_some_and(|c| !c.is_empty());
+    let setup = &Setup {
+        cc_args: if other_cc {
+            Vec::new()
+        } else {
+            setup.cc_args.clone()
+        },
+        runner: setup.runner.clone(),
+    };
     let root = corpus_root();
     let root = root.canonicalize().unwrap_or(root);
     let filter = std::env::var("NEVERC_EXEC_FILTER")
@@ -261,14 +333,14 @@ fn execution_corpus() {
         files.retain(|p| p.contains(f.as_str()));
     }
 
-    let known_text = fs::read_to_string(root.join("known-failures.txt")).unwrap_or_default();
+    let known_text = fs::read_to_string(root.join(known_name)).unwrap_or_default();
     let known = parse_known_failures(&known_text).unwrap_or_else(|e| panic!("{e}"));
     let mut report = String::new();
     for (path, opt) in &known {
         if !all_files.contains(path) {
             let _ = writeln!(
                 report,
-                "known-failures.txt lists {path} {opt}, but there is no such test file"
+                "{known_name} lists {path} {opt}, but there is no such test file"
             );
         }
     }
@@ -292,7 +364,7 @@ fn execution_corpus() {
         return;
     }
 
-    let tmp = std::env::temp_dir().join(format!("neverc-exec-{}", std::process::id()));
+    let tmp = std::env::temp_dir().join(format!("neverc-{tag}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&tmp);
     fs::create_dir_all(&tmp).unwrap();
 
@@ -303,10 +375,11 @@ fn execution_corpus() {
         .map(|_| {
             let (cases, next, results) = (cases.clone(), next.clone(), results.clone());
             let (cc, root, tmp) = (cc.clone(), root.clone(), tmp.clone());
+            let setup = setup.clone();
             std::thread::spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(case) = cases.get(i) else { break };
-                let r = run_case(&cc, &root, &tmp, i, case);
+                let r = run_case(&cc, &setup, &root, &tmp, i, case);
                 results.lock().unwrap().push((i, r));
             })
         })
@@ -319,9 +392,13 @@ fn execution_corpus() {
     let mut results = std::mem::take(&mut *results.lock().unwrap());
     results.sort_by_key(|(i, _)| *i);
     let (mut passed, mut failed, mut expected_failures, mut fixed) = (0, 0, 0, 0);
+    let mut passing: Vec<usize> = vec![0; OPT_LEVELS.len()];
     for (i, r) in &results {
         let case = &cases[*i];
         let listed = known.contains(&(case.rel.clone(), case.opt.to_owned()));
+        if r.is_ok() {
+            passing[OPT_LEVELS.iter().position(|o| *o == case.opt).unwrap()] += 1;
+        }
         match (r, listed) {
             (Ok(()), false) => passed += 1,
             (Err(_), true) => expected_failures += 1,
@@ -329,7 +406,7 @@ fn execution_corpus() {
                 fixed += 1;
                 let _ = writeln!(
                     report,
-                    "{} {}: passes now; remove it from tests/exec/known-failures.txt",
+                    "{} {}: passes now; remove it from tests/exec/{known_name}",
                     case.rel, case.opt
                 );
             }
@@ -339,10 +416,17 @@ fn execution_corpus() {
             }
         }
     }
+    let per_level: Vec<String> = OPT_LEVELS
+        .iter()
+        .zip(&passing)
+        .map(|(o, n)| format!("{n} of {} pass at {o}", files.len()))
+        .collect();
     let summary = format!(
-        "exec corpus with {}: {} cases, {passed} passed, {failed} failed, {expected_failures} known failures, {fixed} known failures now passing",
+        "{tag} corpus with {} {}: {} cases, {passed} passed, {failed} failed, {expected_failures} known failures, {fixed} known failures now passing ({})",
         cc.display(),
-        results.len()
+        setup.cc_args.join(" "),
+        results.len(),
+        per_level.join(", ")
     );
     eprintln!("{summary}");
     if !report.is_empty() {
