@@ -1004,7 +1004,8 @@ impl Preprocessor {
             pos: 0,
             macro_sym: None,
         });
-        let mut out = Vec::with_capacity(self.contexts[base].tokens.len() + 8);
+        // Expansion usually lengthens the list: room for several times its length.
+        let mut out = Vec::with_capacity(self.contexts[base].tokens.len() * 4 + 16);
         loop {
             let t = self.next_token();
             if t.kind == TokKind::Placemarker || t.kind == TokKind::Eof || t.kind == TokKind::Eod {

@@ -220,7 +220,8 @@ impl Preprocessor {
     /// Collects the arguments of a function-like macro call, the `(` already read.
     fn collect_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> ArgsResult {
         self.collecting_args += 1;
-        let mut args: Vec<Vec<Token>> = vec![Vec::new()];
+        // Arguments are rarely longer than 8 tokens: each starts with room for that.
+        let mut args: Vec<Vec<Token>> = vec![Vec::with_capacity(8)];
         let mut depth = 0usize;
         // gcc reports argument errors where the list ended: the `)`, or the end of input.
         let mut end = name.loc;
@@ -260,7 +261,7 @@ impl Preprocessor {
                 TokKind::Punct
                     if t.sym == p::COMMA && depth == 0 && !(variadic && args.len() == nparams) =>
                 {
-                    args.push(Vec::new());
+                    args.push(Vec::with_capacity(8));
                     continue;
                 }
                 _ => {}
