@@ -938,12 +938,13 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        for (b, &r) in reach.iter().enumerate() {
-            if r {
-                let v = self.new_block();
-                self.blocks[v].origin = v;
-                self.ir2v[b] = v;
-            }
+        // Vblocks in reverse postorder: regalloc2's Fastalloc walks blocks backwards by
+        // index with one live set, so a value's defining block must come before every
+        // block that uses it.
+        for b in reverse_postorder(f) {
+            let v = self.new_block();
+            self.blocks[v].origin = v;
+            self.ir2v[b] = v;
         }
         if self.pred_edges[0] > 0 {
             return Err(self.err("a branch to the entry block"));
@@ -1247,7 +1248,7 @@ impl<'a> Lower<'a> {
                 b.i(Inst::Dmb(Barrier::Ish));
                 self.emit(b);
             }
-            Op::InlineAsm(_) => return Err(self.err("inline asm")),
+            Op::InlineAsm(a) => self.lower_empty_asm(a)?,
             Op::BlockAddr(_) => return Err(self.err("the address of a label")),
             Op::Jump(bc) => {
                 let t = self.ir2v[bc.block.index()];
@@ -2119,6 +2120,83 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// An asm statement with an empty template (an optimisation barrier, as code written
+    /// for gcc uses them): no instruction; each register output takes the value of the
+    /// input tied to it (a digit constraint or `+`), an untied one is 0. Any other asm is
+    /// refused by name.
+    fn lower_empty_asm(&mut self, a: &ir::InlineAsm) -> Result<(), BackendError> {
+        if !a.template.trim().is_empty() {
+            return Err(self.err("inline asm"));
+        }
+        let mut ri = 0;
+        for (k, o) in a.operands.iter().enumerate() {
+            let ir::AsmRole::Output { .. } = o.role else {
+                continue;
+            };
+            let Some(&res) = a.results.get(ri) else {
+                break;
+            };
+            ri += 1;
+            let tied = a.operands.iter().find_map(|x| match x.role {
+                ir::AsmRole::Input(v) if x.constraint == k.to_string() => Some(v),
+                _ => None,
+            });
+            let rty = self.ty(res);
+            let dst = self.vreg(res)?;
+            let mut b = B::default();
+            match tied {
+                Some(v) => {
+                    let vty = self.ty(v);
+                    let src = self.reg(v)?;
+                    match (in_v(vty), in_v(rty)) {
+                        (false, false) => {
+                            let x = b.use_g(src);
+                            let d = b.def_g(dst);
+                            b.i(Inst::mov(Size::X, d, x));
+                        }
+                        (true, true) => {
+                            let x = b.use_v(src);
+                            let d = b.def_v(dst);
+                            b.i(Inst::MovV { rd: d, rn: x });
+                        }
+                        (false, true) => {
+                            let x = b.use_g(src);
+                            let d = b.def_v(dst);
+                            b.i(Inst::FMovFromGpr {
+                                size: FSize::D,
+                                rd: d,
+                                rn: x,
+                            });
+                        }
+                        (true, false) => {
+                            let x = b.use_v(src);
+                            let d = b.def_g(dst);
+                            b.i(Inst::FMovToGpr {
+                                size: FSize::D,
+                                rd: d,
+                                rn: x,
+                            });
+                        }
+                    }
+                }
+                None if in_v(rty) => {
+                    let d = b.def_v(dst);
+                    b.i(Inst::FMovFromGpr {
+                        size: FSize::D,
+                        rd: d,
+                        rn: Gpr::ZR,
+                    });
+                }
+                None => {
+                    let d = b.def_g(dst);
+                    b.i(Inst::mov(Size::X, d, Gpr::ZR));
+                }
+            }
+            self.emit(b);
+        }
+        Ok(())
+    }
+
     /// `va_start`: the AAPCS64 `va_list` record { __stack, __gr_top, __vr_top, __gr_offs,
     /// __vr_offs } for the registers the named parameters left unused.
     fn lower_va_start(&mut self, list: Value) -> Result<(), BackendError> {
@@ -2649,4 +2727,34 @@ fn load_into(b: &mut B, ty: Type, addr: Addr, v: VReg) {
 /// vectors).
 fn in_v(ty: Type) -> bool {
     matches!(ty, Type::F32 | Type::F64 | Type::F128 | Type::V128)
+}
+
+/// The reachable IR blocks in reverse postorder from the entry.
+fn reverse_postorder(f: &ir::Function) -> Vec<usize> {
+    let n = f.blocks.len();
+    let succs = |b: usize| {
+        f.terminator(ir::Block(b as u32))
+            .map(|t| t.successors())
+            .unwrap_or_default()
+    };
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, Vec<ir::Block>)> = vec![(0, succs(0))];
+    seen[0] = true;
+    while let Some((b, rest)) = stack.last_mut() {
+        match rest.pop() {
+            Some(s) if !seen[s.index()] => {
+                seen[s.index()] = true;
+                let ss = succs(s.index());
+                stack.push((s.index(), ss));
+            }
+            Some(_) => {}
+            None => {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+    }
+    post.reverse();
+    post
 }

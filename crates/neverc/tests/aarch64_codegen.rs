@@ -1,6 +1,7 @@
 //! Exact AArch64 code for small functions at -O1 (`-S`, instructions only: no labels,
 //! directives or CFI): frameless leaves, the frame record around calls, fused compares,
-//! immediates, addressing, binary128 arithmetic through libgcc, refusals by name.
+//! immediates, addressing, binary128 arithmetic through libgcc, empty asm statements,
+//! refusals by name.
 
 use std::process::Command;
 
@@ -117,6 +118,17 @@ fn long_double_arithmetic_calls_libgcc() {
         "mul",
     );
     assert!(c.contains(&"bl __multf3".to_string()), "{c:?}");
+}
+
+#[test]
+fn an_empty_asm_passes_its_tied_operand_through() {
+    assert_eq!(
+        code(
+            "int f(int x) { __asm__ volatile(\"\" : \"+r\"(x) : : \"memory\"); return x + 1; }",
+            "f"
+        ),
+        ["mov x2, x0", "add w0, w2, #1", "ret"]
+    );
 }
 
 #[test]
