@@ -91,8 +91,21 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     let nspill = out.num_spillslots as i32;
     let spill_off = |slot: usize| -(spill_base + 8 * (slot as i32 + 1));
     let save_base = spill_base + 8 * nspill;
-    let save_off = |j: usize| -(save_base + 8 * (j as i32 + 1));
-    let local = (save_base as u32 + 8 * used.len() as u32).next_multiple_of(16);
+    // A general register takes 8 bytes; an xmm register (callee-saved only under a custom
+    // `csr:` set) 16, the xmm ones first, so all of them are 16-byte aligned.
+    used.sort_by_key(|r| (r.class() == RegClass::Int, r.hw_enc()));
+    let mut save_offs: Vec<i32> = Vec::with_capacity(used.len());
+    let mut at = save_base;
+    for r in &used {
+        if r.class() == RegClass::Int {
+            at += 8;
+        } else {
+            at = (at + 16 + 15) / 16 * 16;
+        }
+        save_offs.push(-at);
+    }
+    let save_off = |j: usize| save_offs[j];
+    let local = (at as u32).next_multiple_of(16);
     let total = local + fr.max_out;
     // Without a frame pointer, rsp sits `total` bytes below where rbp would be (rbp's
     // push becomes 8 more bytes of the frame, keeping rsp 16-aligned): every rbp-based
@@ -153,17 +166,27 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         });
     }
     for (j, r) in used.iter().enumerate() {
-        let g = Gpr(r.hw_enc() as u8);
-        insts.push(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(g),
-            dst: Rm::Mem(Mem::base(Gpr::RBP, save_off(j))),
-        });
+        let reg = if r.class() == RegClass::Int {
+            let g = Gpr(r.hw_enc() as u8);
+            insts.push(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Reg(g),
+                dst: Rm::Mem(Mem::base(Gpr::RBP, save_off(j))),
+            });
+            gpr_dwarf(g.0)
+        } else {
+            insts.push(Inst::XmmMov {
+                op: XmmMovOp::Movups,
+                src: XmmMem::Xmm(Xmm(r.hw_enc() as u8)),
+                dst: XmmMem::Mem(Mem::base(Gpr::RBP, save_off(j))),
+            });
+            17 + r.hw_enc() as u16
+        };
         add_cfi(
             &mut insts,
             &mut cfi,
             CfaOp::SaveReg {
-                reg: gpr_dwarf(g.0),
+                reg,
                 cfa_offset: save_off(j) - 16,
             },
             new_label(),
@@ -353,11 +376,19 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     // Epilogue.
     insts.push(Inst::Label(epilogue));
     for (j, r) in used.iter().enumerate() {
-        insts.push(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Mem(Mem::base(Gpr::RBP, save_off(j))),
-            dst: Rm::Reg(Gpr(r.hw_enc() as u8)),
-        });
+        if r.class() == RegClass::Int {
+            insts.push(Inst::Mov {
+                size: Size::S64,
+                src: Rmi::Mem(Mem::base(Gpr::RBP, save_off(j))),
+                dst: Rm::Reg(Gpr(r.hw_enc() as u8)),
+            });
+        } else {
+            insts.push(Inst::XmmMov {
+                op: XmmMovOp::Movups,
+                src: XmmMem::Mem(Mem::base(Gpr::RBP, save_off(j))),
+                dst: XmmMem::Xmm(Xmm(r.hw_enc() as u8)),
+            });
+        }
     }
     if omit_fp {
         insts.push(Inst::Alu {

@@ -349,6 +349,9 @@ pub fn lower_function(
     if f.plan.callee_saved.contains(&11) {
         l.asm_saved.push(preg_gpr(SCRATCH.0));
     }
+    if f.plan.callee_saved.contains(&32) {
+        l.asm_saved.push(preg_xmm(XSCRATCH.0));
+    }
     l.run()?;
     let callee_saved = f
         .plan

@@ -1270,3 +1270,64 @@ long f(int a, long b) { return a * b; }
     assert_writes(&before_call(&d, "main", "f"), "%r11");
     assert_eq!(run(&dir, &[("n.c", src)], &["-fcallconv-all"]), "42\n");
 }
+
+#[test]
+fn xmm_registers_can_be_callee_saved() {
+    // keepx preserves xmm6, xmm9 and xmm15 (the back end's vector scratch register): it
+    // saves and restores them around its body, which uses them and calls printf. Its
+    // caller keeps values in them across the call (probe.s, in assembly).
+    let src = r#"
+#include <stdio.h>
+__attribute__((custom_attr("neverc-callconv", "gpr:r10;csr:xmm6,xmm9,xmm15")))
+double keepx(long a) {
+    double x = a * 0.5, y = a * 0.25, z = a * 0.125;
+    printf("in keepx %g\n", x + y + z);
+    return x + y * z;
+}
+double probe(double *out);
+int main(void) {
+    double out[3];
+    double r = probe(out);
+    printf("%g %g %g %g\n", r, out[0], out[1], out[2]);
+    return 0;
+}
+"#;
+    let dir = temp_dir("xmmcsr");
+    let plan = dumped_plan(&dir, src, "keepx");
+    assert!(plan.ends_with(";callee-saved=23,26,32"), "{plan}");
+    // double probe(double *out): xmm6, xmm9, xmm15 set to 1.5, 2.5, 3.5 before keepx(8),
+    // stored to out[0..3] after it.
+    let probe = format!(
+        "\t.text\n\t.globl probe\nprobe:\n\tpushq %rbx\n\tmovq %rdi, %rbx\n\
+         \tmovabsq $0x3ff8000000000000, %rax\n\tmovq %rax, %xmm6\n\
+         \tmovabsq $0x4004000000000000, %rax\n\tmovq %rax, %xmm9\n\
+         \tmovabsq $0x400c000000000000, %rax\n\tmovq %rax, %xmm15\n\
+         \tmovq $8, %r10\n\tcall keepx\n\
+         \tmovsd %xmm6, (%rbx)\n\tmovsd %xmm9, 8(%rbx)\n\tmovsd %xmm15, 16(%rbx)\n\
+         \tpopq %rbx\n\tret\n\t.section .note.GNU-stack,\"\",@progbits\n\
+         \t.section .neverc.ccplans,\"a\",@progbits\n\t.ascii \"call keepx {plan}\\n\"\n"
+    );
+    write(&dir, "probe.s", &probe);
+    let st = Command::new("cc")
+        .args(["-c", "probe.s", "-o", "probe.o"])
+        .current_dir(&dir)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    compile(&dir, "x.c", src, &["-O1"]);
+    let d = disasm(&dir, "x.c.o");
+    for x in ["%xmm6", "%xmm9", "%xmm15"] {
+        assert!(
+            d["keepx"]
+                .iter()
+                .take(8)
+                .any(|i| i.starts_with(&format!("movups {x}, -"))),
+            "{x}: {:#?}",
+            d["keepx"]
+        );
+    }
+    assert_eq!(
+        run(&dir, &[("x.c", src)], &["probe.o"]),
+        "in keepx 7\n6 1.5 2.5 3.5\n"
+    );
+}

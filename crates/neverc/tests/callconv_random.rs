@@ -1,6 +1,6 @@
 //! Custom calling conventions under random specs (issue 6): 1,000 functions, each with a
 //! spec drawn at random (pool or positional, registers of both classes, `stack` tokens,
-//! wrong-class and repeated entries, `rsp`, result lists, `csr:` sets, random spelling) and
+//! wrong-class and repeated entries, `rsp`, result lists, `csr:` sets of general and xmm registers, random spelling) and
 //! a random signature, defined in four files and called from a fifth, then called again
 //! through pointers by a file gcc compiles. Every callee prints the arguments it received
 //! and every caller the result it got back. gcc, which ignores `custom_attr`, compiles the
@@ -232,7 +232,7 @@ fn random_spec(r: &mut Rng, nargs: usize) -> String {
     }
     if r.below(3) == 0 {
         let csr = [
-            "rbx", "r12", "r13", "r14", "r15", "rdi", "rsi", "r8", "r11", "rcx",
+            "rbx", "r12", "r13", "r14", "r15", "rdi", "rsi", "r8", "r11", "rcx", "xmm6", "xmm15",
         ];
         segs.push(("csr".into(), reg_list(r, &csr, 5)));
     }

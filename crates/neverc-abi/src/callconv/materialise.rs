@@ -32,7 +32,7 @@
 //! - Integers travel at their own width: an `int` in the 32-bit sub-register, `long` and
 //!   pointers in the full one; `char` and `short` are extended to 32 bits by the caller,
 //!   as in the standard convention.
-//! - `csr:` replaces the callee-saved set (general registers only). A register named both
+//! - `csr:` replaces the callee-saved set (general and xmm registers). A register named both
 //!   there and in an argument or result list draws a warning. Registers that carry the
 //!   result are never callee-saved in the plan (the callee cannot both preserve and set
 //!   them), whatever the set says.
@@ -356,11 +356,11 @@ pub fn materialise(
             let mut out: Vec<u16> = Vec::new();
             for r in list {
                 match *r {
-                    Res::Gpr(g) if !out.contains(&g) => out.push(g),
-                    Res::Gpr(_) => {}
-                    Res::Xmm(x) | Res::Other(x) => {
+                    Res::Gpr(g) | Res::Xmm(g) if !out.contains(&g) => out.push(g),
+                    Res::Gpr(_) | Res::Xmm(_) => {}
+                    Res::Other(x) => {
                         return Err(CcError::Unsupported(format!(
-                            "keep '{}' callee-saved yet (csr: takes general registers)",
+                            "keep '{}' callee-saved (csr: takes general and xmm registers)",
                             reg_name(x)
                         )))
                     }
@@ -372,9 +372,13 @@ pub fn materialise(
             // A register both preserved and carrying values: the callee would restore it
             // over the value (for a result) or must save it first (for an argument).
             for &g in &out {
-                let carries = [&args_list, &gpr_list, &ret_gpr]
+                let carries = [&args_list, &gpr_list, &xmm_list, &ret_gpr, &ret_xmm]
                     .iter()
-                    .any(|l| l.iter().flatten().any(|r| *r == Res::Gpr(g)));
+                    .any(|l| {
+                        l.iter()
+                            .flatten()
+                            .any(|r| matches!(r, Res::Gpr(x) | Res::Xmm(x) if *x == g))
+                    });
                 if carries {
                     warnings.push(format!(
                         "register '{}' is both callee-saved (csr:) and in an argument or return list",
@@ -659,7 +663,11 @@ fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), String> {
         let ret_reg = rets
             .iter()
             .any(|l| l.flags != Flags::SRET && l.place == Place::Reg(r));
-        if !matches!(class_of(r), Some((RegClass::Gpr, 64))) || r == RSP || ret_reg {
+        let class_ok = matches!(
+            class_of(r),
+            Some((RegClass::Gpr, 64) | (RegClass::Vector, _))
+        );
+        if !class_ok || r == RSP || ret_reg {
             return Err(format!("register {r} cannot be callee-saved"));
         }
     }
@@ -870,11 +878,18 @@ mod tests {
         // Without csr, a result in a standard callee-saved register is not preserved.
         let (p, _) = plan("ret:r12", &sig);
         assert_eq!(p.callee_saved, [RBX, RBP, 13, 14, 15]);
-        let (s, _) = Spec::parse("csr:xmm6").unwrap();
+        // xmm registers too; x87 ones cannot be.
+        let (p, w) = plan("xmm:xmm6;csr:xmm6,xmm15,rbx", &sig);
+        assert_eq!(p.callee_saved, [23, 32, RBX]);
+        assert_eq!(
+            w,
+            ["register 'xmm6' is both callee-saved (csr:) and in an argument or return list"]
+        );
+        let (s, _) = Spec::parse("csr:st0").unwrap();
         assert!(materialise(x86(), &s, &sig)
             .unwrap_err()
             .to_string()
-            .starts_with("neverc cannot keep 'xmm6' callee-saved"));
+            .starts_with("neverc cannot keep 'st0' callee-saved"));
     }
 
     #[test]
