@@ -24,6 +24,7 @@ impl FunctionBuilder {
             calls_setjmp: false,
             align: 16,
             declared_inline: false,
+            blocks_in_data: false,
         };
         FunctionBuilder {
             func,

@@ -626,6 +626,9 @@ pub struct Function {
     /// internal linkage and nothing refers to it, as gcc does (headers' unused `static
     /// inline` functions cost nothing and may hold asm for other machines or privileges).
     pub declared_inline: bool,
+    /// Data of the module holds addresses of its blocks (`static void *t[] = {&&l}`): its
+    /// blocks must stay as they are (set by the -O1 passes).
+    pub blocks_in_data: bool,
 }
 
 impl Function {

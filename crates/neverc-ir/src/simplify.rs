@@ -15,8 +15,21 @@ use std::collections::HashMap;
 
 /// Simplifies every function of the module.
 pub fn simplify_module(m: &mut Module) {
+    mark_blocks_in_data(m);
     for f in &mut m.functions {
         simplify(f);
+    }
+}
+
+/// Sets [`Function::blocks_in_data`] of the functions whose block addresses data holds.
+pub fn mark_blocks_in_data(m: &mut Module) {
+    let named: std::collections::HashSet<Sym> = m
+        .data
+        .iter()
+        .flat_map(|d| d.block_relocs.iter().map(|r| r.1))
+        .collect();
+    for f in &mut m.functions {
+        f.blocks_in_data = named.contains(&f.sym);
     }
 }
 
@@ -27,7 +40,7 @@ pub fn simplify(f: &mut Function) {
         .insts
         .iter()
         .any(|d| matches!(d.op, Op::BlockAddr(_) | Op::IndirectJump { .. }));
-    if f.calls_setjmp || labels_as_values {
+    if f.calls_setjmp || labels_as_values || f.blocks_in_data {
         return;
     }
     for _ in 0..6 {
@@ -37,6 +50,8 @@ pub fn simplify(f: &mut Function) {
         // Edges out of blocks the folding cut off must not count as incoming values.
         changed |= gut_unreachable(f);
         changed |= remove_block_params(f);
+        changed |= remove_dead_params(f);
+        changed |= merge_blocks(f);
         changed |= dce(f);
         if !changed {
             break;
@@ -159,6 +174,97 @@ fn def_op(f: &Function, v: Value) -> Option<&Op> {
     }
 }
 
+/// An existing value of exactly `width` bits that equals bits `shift..shift + width` of
+/// `v`, found through extensions, shifts by constants and `or`s with values known to be
+/// zero there.
+fn extract_bits(f: &Function, v: Value, shift: u32, width: u32, depth: u32) -> Option<Value> {
+    let t = f.value_type(v);
+    if !t.is_int() || t == Type::I128 || depth > 6 || shift + width > bits(t) {
+        return None;
+    }
+    if shift == 0 && width == bits(t) {
+        return Some(v);
+    }
+    match def_op(f, v)? {
+        Op::Conv {
+            op: ConvOp::Zext | ConvOp::Sext,
+            arg,
+            ..
+        } if shift + width <= bits(f.value_type(*arg)) => {
+            extract_bits(f, *arg, shift, width, depth + 1)
+        }
+        Op::Binary {
+            op: BinaryOp::Or,
+            a,
+            b,
+        } => {
+            if known_zero(f, *b, shift, width) {
+                extract_bits(f, *a, shift, width, depth + 1)
+            } else if known_zero(f, *a, shift, width) {
+                extract_bits(f, *b, shift, width, depth + 1)
+            } else {
+                None
+            }
+        }
+        Op::Binary {
+            op: BinaryOp::Shl,
+            a,
+            b,
+        } => {
+            let k = iconst_of(f, *b)?;
+            (k >= 0 && k < bits(t) as i128 && shift as i128 >= k)
+                .then(|| extract_bits(f, *a, shift - k as u32, width, depth + 1))
+                .flatten()
+        }
+        Op::Binary {
+            op: BinaryOp::LShr,
+            a,
+            b,
+        } => {
+            let k = iconst_of(f, *b)?;
+            (k >= 0 && (shift + width) as i128 + k <= bits(t) as i128)
+                .then(|| extract_bits(f, *a, shift + k as u32, width, depth + 1))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// Whether bits `shift..shift + width` of `v` are known to be zero.
+fn known_zero(f: &Function, v: Value, shift: u32, width: u32) -> bool {
+    let t = f.value_type(v);
+    if !t.is_int() || t == Type::I128 {
+        return false;
+    }
+    if let Some(c) = iconst_of(f, v) {
+        let mask = if width >= 128 {
+            -1
+        } else {
+            (1i128 << width) - 1
+        };
+        return (wrap(t, c) >> shift) & mask == 0;
+    }
+    match def_op(f, v) {
+        Some(Op::Conv {
+            op: ConvOp::Zext,
+            arg,
+            ..
+        }) => shift >= bits(f.value_type(*arg)),
+        Some(Op::Binary {
+            op: BinaryOp::Shl,
+            b,
+            ..
+        }) => iconst_of(f, *b).is_some_and(|k| k >= 0 && (shift + width) as i128 <= k),
+        Some(Op::Binary {
+            op: BinaryOp::LShr,
+            b,
+            ..
+        }) => iconst_of(f, *b)
+            .is_some_and(|k| k >= 0 && k < bits(t) as i128 && shift as i128 >= bits(t) as i128 - k),
+        _ => false,
+    }
+}
+
 fn simplify_op(f: &Function, op: &Op, rty: Option<Type>) -> Simpl {
     match *op {
         Op::Binary { op: bop, a, b } => {
@@ -239,6 +345,15 @@ fn simplify_op(f: &Function, op: &Op, rty: Option<Type>) -> Simpl {
             }
             if cop == ConvOp::Bitcast && from == to {
                 return Simpl::Same(arg);
+            }
+            // Truncating a value assembled from pieces (or taken apart by shifts) to
+            // one of its pieces.
+            if cop == ConvOp::Trunc && to.is_int() {
+                if let Some(v) = extract_bits(f, arg, 0, bits(to), 0) {
+                    if f.value_type(v) == to {
+                        return Simpl::Same(v);
+                    }
+                }
             }
             match (cop, def_op(f, arg)) {
                 // Bitcasting back: the original value.
@@ -574,6 +689,157 @@ fn remove_block_params(f: &mut Function) -> bool {
     }
     if changed {
         // A substituted value may itself be a removed parameter: resolve chains.
+        for d in &mut f.insts {
+            d.op.for_each_operand_mut(|v| *v = resolve(&subst, *v));
+        }
+    }
+    changed
+}
+
+/// Removes the block parameters whose values nothing needs: live are the operands of
+/// instructions with effects and of terminators (but branch arguments), the operands of
+/// pure instructions whose results are live and the arguments passed to live parameters;
+/// the rest (cycles of parameters through loops, left by `mem2reg` for temporaries dead
+/// between iterations, and what only they use) goes, the pure instructions to `dce`.
+fn remove_dead_params(f: &mut Function) -> bool {
+    let nb = f.blocks.len();
+    let mut incoming: Vec<Vec<Inst>> = vec![Vec::new(); nb];
+    let mut live = vec![false; f.values.len()];
+    let mut work: Vec<Value> = Vec::new();
+    for bd in &f.blocks {
+        for &i in &bd.insts {
+            let op = &f.inst(i).op;
+            match op {
+                Op::Jump(bc) => incoming[bc.block.index()].push(i),
+                Op::Branch { cond, then, els } => {
+                    work.push(*cond);
+                    incoming[then.block.index()].push(i);
+                    if els.block != then.block {
+                        incoming[els.block.index()].push(i);
+                    }
+                }
+                // A pure instruction's operands live only when its result does.
+                _ if op.is_pure() && f.inst(i).result.is_some() => {}
+                _ => op.for_each_operand(|v| work.push(v)),
+            }
+        }
+    }
+    while let Some(v) = work.pop() {
+        if std::mem::replace(&mut live[v.index()], true) {
+            continue;
+        }
+        if let ValueDef::Result(i, _) = f.values[v.index()].def {
+            let op = &f.inst(i).op;
+            if op.is_pure() {
+                op.for_each_operand(|x| work.push(x));
+            }
+        }
+        if let ValueDef::Param(b, k) = f.values[v.index()].def {
+            for &i in &incoming[b.index()] {
+                let mut visit = |bc: &BlockCall| {
+                    if bc.block == b {
+                        work.push(bc.args[k as usize]);
+                    }
+                };
+                match &f.inst(i).op {
+                    Op::Jump(bc) => visit(bc),
+                    Op::Branch { then, els, .. } => {
+                        visit(then);
+                        visit(els)
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    let mut changed = false;
+    for b in 1..nb {
+        let params = f.blocks[b].params.clone();
+        let remove: Vec<bool> = params.iter().map(|p| !live[p.index()]).collect();
+        if !remove.iter().any(|&r| r) {
+            continue;
+        }
+        changed = true;
+        let blk = Block(b as u32);
+        for &i in &incoming[b] {
+            let strip = |bc: &mut BlockCall| {
+                if bc.block == blk {
+                    let mut k = 0;
+                    bc.args.retain(|_| {
+                        k += 1;
+                        !remove[k - 1]
+                    });
+                }
+            };
+            match &mut f.insts[i.index()].op {
+                Op::Jump(bc) => strip(bc),
+                Op::Branch { then, els, .. } => {
+                    strip(then);
+                    strip(els)
+                }
+                _ => {}
+            }
+        }
+        let kept: Vec<Value> = params
+            .iter()
+            .zip(&remove)
+            .filter(|(_, r)| !**r)
+            .map(|(p, _)| *p)
+            .collect();
+        for (idx, &p) in kept.iter().enumerate() {
+            f.values[p.index()].def = ValueDef::Param(blk, idx as u32);
+        }
+        f.blocks[b].params = kept;
+    }
+    changed
+}
+
+/// Appends each block entered only by a jump from one other block to that block (what
+/// inlining leaves around the copied body), so that straight-line code is one block.
+/// The emptied block is left unreachable.
+fn merge_blocks(f: &mut Function) -> bool {
+    let nb = f.blocks.len();
+    let mut npreds = vec![0u32; nb];
+    for bd in &f.blocks {
+        if let Some(&last) = bd.insts.last() {
+            for s in f.inst(last).op.successors() {
+                npreds[s.index()] += 1;
+            }
+        }
+    }
+    let mut subst: Vec<Option<Value>> = vec![None; f.values.len()];
+    let mut changed = false;
+    for p in 0..nb {
+        while let Some(&last) = f.blocks[p].insts.last() {
+            let Op::Jump(bc) = &f.inst(last).op else {
+                break;
+            };
+            let b = bc.block.index();
+            if b == p || b == 0 || npreds[b] != 1 {
+                break;
+            }
+            for (&param, &arg) in f.blocks[b].params.iter().zip(&bc.args) {
+                subst[param.index()] = Some(arg);
+            }
+            f.blocks[p].insts.pop();
+            f.insts[last.index()] = InstData {
+                op: Op::Unreachable,
+                result: None,
+            };
+            let moved = std::mem::take(&mut f.blocks[b].insts);
+            f.blocks[b].params.clear();
+            f.blocks[p].insts.extend(moved);
+            // The emptied block: nothing enters it any more.
+            f.blocks[b].insts.push(Inst(f.insts.len() as u32));
+            f.insts.push(InstData {
+                op: Op::Unreachable,
+                result: None,
+            });
+            npreds[b] = 0;
+            changed = true;
+        }
+    }
+    if changed {
         for d in &mut f.insts {
             d.op.for_each_operand_mut(|v| *v = resolve(&subst, *v));
         }

@@ -470,3 +470,88 @@ fn at_o0_only_unreferenced_inline_functions_are_dropped() {
     assert!(!m.symbols[m.by_name["b"].index()].defined);
     assert!(m.symbols[m.by_name["c"].index()].defined);
 }
+
+#[test]
+fn truncating_a_combined_value_takes_the_piece() {
+    // trunc.i32(lshr(or(zext a, shl(zext b, 32)), 32)) is b; trunc.i32 of the or is a.
+    let mut m = Module::default();
+    let (mut b, p) = int_fn(&mut m, "f", 2);
+    let za = b.conv(ConvOp::Zext, p[0], Type::I64);
+    let zb = b.conv(ConvOp::Zext, p[1], Type::I64);
+    let k = b.iconst(Type::I64, 32);
+    let hi = b.binary(BinaryOp::Shl, zb, k);
+    let both = b.binary(BinaryOp::Or, za, hi);
+    let lo = b.conv(ConvOp::Trunc, both, Type::I32);
+    let sh = b.binary(BinaryOp::LShr, both, k);
+    let hi32 = b.conv(ConvOp::Trunc, sh, Type::I32);
+    let r = b.binary(BinaryOp::Sub, lo, hi32);
+    b.push(Op::Return(vec![r]), None);
+    let mut f = b.finish();
+    simplify::simplify(&mut f);
+    verify(&f).unwrap();
+    let text: Vec<String> = print_function(&m, &f)
+        .lines()
+        .skip(1)
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        text,
+        [
+            "block0(v0: i32, v1: i32):",
+            "  v10 = sub v0, v1",
+            "  ret v10"
+        ]
+    );
+}
+
+#[test]
+fn dead_parameter_cycles_go_and_single_entry_blocks_merge() {
+    // block0: jump block1(p0, 0)
+    // block1(i, d): branch i < 10, block2, block3
+    // block2: jump block4   (block4's only predecessor: merged into block2)
+    // block4: jump block1(i + 1, d + 1)   (d is never needed: d, d + 1 go)
+    // block3: ret i
+    let mut m = Module::default();
+    let (mut b, p) = int_fn(&mut m, "f", 1);
+    let head = b.new_block();
+    let body = b.new_block();
+    let exit = b.new_block();
+    let latch = b.new_block();
+    let zero = b.iconst(Type::I32, 0);
+    b.jump(head, vec![p[0], zero]);
+    b.switch_to(head);
+    let i = b.add_param(head, Type::I32);
+    let d = b.add_param(head, Type::I32);
+    let ten = b.iconst(Type::I32, 10);
+    let c = b.icmp(IntCC::Slt, i, ten);
+    b.branch(c, body, exit);
+    b.switch_to(body);
+    b.jump(latch, vec![]);
+    b.switch_to(latch);
+    let one = b.iconst(Type::I32, 1);
+    let i1 = b.binary(BinaryOp::Add, i, one);
+    let d1 = b.binary(BinaryOp::Add, d, one);
+    b.jump(head, vec![i1, d1]);
+    b.switch_to(exit);
+    b.push(Op::Return(vec![i]), None);
+    let f = b.finish();
+    assert_eq!(
+        after(&m, f, simplify::simplify),
+        [
+            "block0(v0: i32):",
+            "  v4 = iconst.i32 10",
+            "  v6 = iconst.i32 1",
+            "  jump block1(v0)",
+            "block1(v2: i32):",
+            "  v5 = icmp slt v2, v4",
+            "  branch v5, block2, block3",
+            "block2():",
+            "  v7 = add v2, v6",
+            "  jump block1(v7)",
+            "block3():",
+            "  ret v2",
+            "block4():",
+            "  unreachable",
+        ]
+    );
+}
