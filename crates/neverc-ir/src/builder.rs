@@ -24,6 +24,7 @@ impl FunctionBuilder {
             calls_setjmp: false,
             align: 16,
             declared_inline: false,
+            inline_hint: InlineHint::Default,
             blocks_in_data: false,
         };
         FunctionBuilder {

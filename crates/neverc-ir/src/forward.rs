@@ -72,7 +72,7 @@ fn new_inst(f: &mut Function, op: Op, ty: Option<Type>) -> (Inst, Option<Value>)
 
 /// The slot and byte offset an address value points to, through `bitcast`s and additions
 /// of constants.
-fn slot_ref(f: &Function, v: Value, depth: u32) -> Option<(Slot, i64)> {
+pub(crate) fn slot_ref(f: &Function, v: Value, depth: u32) -> Option<(Slot, i64)> {
     if depth > 8 {
         return None;
     }

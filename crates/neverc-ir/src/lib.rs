@@ -10,9 +10,11 @@
 
 mod builder;
 pub mod forward;
+pub mod inline;
 pub mod opt;
 mod print;
 pub mod simplify;
+pub mod sroa;
 mod verify;
 
 pub use builder::FunctionBuilder;
@@ -626,9 +628,23 @@ pub struct Function {
     /// internal linkage and nothing refers to it, as gcc does (headers' unused `static
     /// inline` functions cost nothing and may hold asm for other machines or privileges).
     pub declared_inline: bool,
+    /// What `noinline`/`always_inline` said about inlining calls to it at -O1.
+    pub inline_hint: InlineHint,
     /// Data of the module holds addresses of its blocks (`static void *t[] = {&&l}`): its
     /// blocks must stay as they are (set by the -O1 passes).
     pub blocks_in_data: bool,
+}
+
+/// A function's attributes about being inlined.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum InlineHint {
+    /// The inliner's size rules decide.
+    #[default]
+    Default,
+    /// `noinline` (or `noipa`): never inlined.
+    Never,
+    /// `always_inline`: inlined wherever that is possible, whatever its size.
+    Always,
 }
 
 impl Function {

@@ -486,3 +486,175 @@ pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Functio
         }
     }
 }
+
+/// Turns calls of a function to itself in tail position (`return f(...)`) into jumps back
+/// to its start (-O1): the entry block's code moves to a new loop header whose
+/// parameters are the function's incoming values, which the entry block and every such
+/// call pass. Only for functions with no stack slots (after `mem2reg`, so no address of
+/// this activation's memory can be an argument of the next one), nothing the activation
+/// owns (`alloca`, VLAs, va_list, labels as values, `setjmp`), and calls made with the
+/// function's own plan, no aggregate in memory and no result buffer. True when it changed
+/// something.
+pub fn tail_recursion_to_loop(f: &mut Function) -> bool {
+    if f.variadic
+        || f.calls_setjmp
+        || f.blocks_in_data
+        || !f.slots.is_empty()
+        || !f.param_mem.is_empty()
+        || f.plan.returns.iter().any(|l| {
+            l.flags.contains(neverc_abi::Flags::SRET)
+                || l.flags.contains(neverc_abi::Flags::SRET_OUT)
+        })
+    {
+        return false;
+    }
+    let owns_frame = f.blocks.iter().any(|b| {
+        b.insts.iter().any(|&i| {
+            matches!(
+                f.inst(i).op,
+                Op::Alloca { .. }
+                    | Op::StackSave
+                    | Op::StackRestore(_)
+                    | Op::VaStart(_)
+                    | Op::BlockAddr(_)
+                    | Op::IndirectJump { .. }
+                    | Op::NonLocalGoto { .. }
+                    | Op::FrameAddress
+            )
+        })
+    });
+    if owns_frame {
+        return false;
+    }
+    // (block, position of the call) of each tail call.
+    let mut sites: Vec<(usize, usize)> = Vec::new();
+    for (b, bd) in f.blocks.iter().enumerate() {
+        let n = bd.insts.len();
+        if n < 2 {
+            continue;
+        }
+        let (call, ret) = (bd.insts[n - 2], bd.insts[n - 1]);
+        let Op::Return(vs) = &f.inst(ret).op else {
+            continue;
+        };
+        if let Op::Call {
+            callee: Callee::Direct(s),
+            args,
+            arg_mem,
+            plan,
+            results,
+            ..
+        } = &f.inst(call).op
+        {
+            if *s == f.sym
+                && arg_mem.is_empty()
+                && results == vs
+                && f.plans[plan.index()] == f.plan
+                && args.len() == f.blocks[0].params.len()
+                && args
+                    .iter()
+                    .zip(&f.blocks[0].params)
+                    .all(|(&a, &p)| f.value_type(a) == f.value_type(p))
+            {
+                sites.push((b, n - 2));
+            }
+        }
+    }
+    if sites.is_empty() {
+        return false;
+    }
+    // The loop header takes over the entry block's parameters and code.
+    let header = Block(f.blocks.len() as u32);
+    let old_params = std::mem::take(&mut f.blocks[0].params);
+    let old_insts = std::mem::take(&mut f.blocks[0].insts);
+    for (k, &p) in old_params.iter().enumerate() {
+        f.values[p.index()].def = ValueDef::Param(header, k as u32);
+    }
+    let mut entry_params = Vec::with_capacity(old_params.len());
+    for (k, &p) in old_params.iter().enumerate() {
+        f.values.push(ValueData {
+            ty: f.value_type(p),
+            def: ValueDef::Param(Block(0), k as u32),
+        });
+        entry_params.push(Value(f.values.len() as u32 - 1));
+    }
+    f.blocks.push(BlockData {
+        params: old_params,
+        insts: old_insts,
+    });
+    f.blocks[0].params = entry_params.clone();
+    let jump = Inst(f.insts.len() as u32);
+    f.insts.push(InstData {
+        op: Op::Jump(BlockCall {
+            block: header,
+            args: entry_params,
+        }),
+        result: None,
+    });
+    f.blocks[0].insts.push(jump);
+    for (b, k) in sites {
+        // The tail call sites of block 0 are in the header now.
+        let b = if b == 0 { header.index() } else { b };
+        let call = f.blocks[b].insts[k];
+        let ret = f.blocks[b].insts[k + 1];
+        let Op::Call { args, .. } =
+            std::mem::replace(&mut f.insts[call.index()].op, Op::Unreachable)
+        else {
+            unreachable!()
+        };
+        f.insts[ret.index()].op = Op::Jump(BlockCall {
+            block: header,
+            args,
+        });
+        f.blocks[b].insts.remove(k);
+    }
+    // The loop header goes right after the entry block (the back end lays blocks out in
+    // order, and the loop is entered from there).
+    let nb = f.blocks.len();
+    let order: Vec<usize> = std::iter::once(0)
+        .chain(std::iter::once(nb - 1))
+        .chain(1..nb - 1)
+        .collect();
+    reorder_blocks(f, &order);
+    true
+}
+
+/// Puts the blocks in the order `order` gives (`order[new] = old`; block 0 stays first).
+/// Not for functions holding block addresses (data may name their blocks).
+pub fn reorder_blocks(f: &mut Function, order: &[usize]) {
+    debug_assert_eq!(order[0], 0);
+    let mut new_of = vec![0u32; order.len()];
+    for (new, &old) in order.iter().enumerate() {
+        new_of[old] = new as u32;
+    }
+    let map = |b: &mut Block| *b = Block(new_of[b.index()]);
+    let mut old_blocks: Vec<Option<BlockData>> = std::mem::take(&mut f.blocks)
+        .into_iter()
+        .map(Some)
+        .collect();
+    f.blocks = order
+        .iter()
+        .map(|&old| old_blocks[old].take().unwrap())
+        .collect();
+    for v in &mut f.values {
+        if let ValueDef::Param(b, _) = &mut v.def {
+            map(b);
+        }
+    }
+    for d in &mut f.insts {
+        match &mut d.op {
+            Op::Jump(bc) => map(&mut bc.block),
+            Op::Branch { then, els, .. } => {
+                map(&mut then.block);
+                map(&mut els.block);
+            }
+            Op::Switch { cases, default, .. } => {
+                cases.iter_mut().for_each(|c| map(&mut c.1));
+                map(default);
+            }
+            Op::IndirectJump { targets, .. } => targets.iter_mut().for_each(map),
+            Op::BlockAddr(b) => map(b),
+            _ => {}
+        }
+    }
+}

@@ -111,6 +111,7 @@ pub fn generate_with_warnings(
         warnings: Vec::new(),
         noreturn: FxHashSet::default(),
         cc_thunks: Vec::new(),
+        inline_hints: FxHashMap::default(),
     };
     g.collect_cc_attrs(is_system);
     for &d in &ast.items {
@@ -119,6 +120,7 @@ pub fn generate_with_warnings(
     // Any declaration saying `inline`, before or after the definition, counts (as in gcc).
     for f in &mut g.module.functions {
         f.declared_inline = g.declared_inline.contains(&f.sym);
+        f.inline_hint = g.inline_hints.get(&f.sym).copied().unwrap_or_default();
     }
     g.emit_thunks();
     g.finish_symbols();
@@ -173,6 +175,8 @@ pub(crate) struct Gen<'a> {
     pub(crate) warnings: Vec<Warning>,
     /// Thunks asked for: the function, the thunk's symbol, where its address was taken.
     pub(crate) cc_thunks: Vec<(u32, Sym, Loc)>,
+    /// `noinline`/`noipa` and `always_inline` of any declaration of a function.
+    pub inline_hints: FxHashMap<Sym, neverc_ir::InlineHint>,
 }
 
 impl<'a> Gen<'a> {
@@ -356,6 +360,15 @@ impl<'a> Gen<'a> {
                     self.module.symbols[sym.index()].section = self.attr_string(a);
                 }
                 "used" => self.module.symbols[sym.index()].used = true,
+                // noinline wins over always_inline when a function has both.
+                "noinline" | "noipa" => {
+                    self.inline_hints.insert(sym, neverc_ir::InlineHint::Never);
+                }
+                "always_inline" => {
+                    self.inline_hints
+                        .entry(sym)
+                        .or_insert(neverc_ir::InlineHint::Always);
+                }
                 "constructor" | "destructor" => {
                     let prio = 65535;
                     if n == "constructor" {

@@ -374,9 +374,12 @@ fn compile_one(
         // inline` functions, e.g. <sys/io.h>'s port I/O asm); plain static ones stay.
         neverc_ir::opt::remove_unreferenced_functions(&mut module, |f| f.declared_inline);
     } else {
-        neverc_ir::opt::remove_unreferenced_functions(&mut module, |_| true);
-        neverc_ir::opt::mem2reg_module(&mut module);
-        neverc_ir::simplify::simplify_module(&mut module);
+        // Inlining, mem2reg and the scalar passes, callees first; then the functions
+        // nothing refers to any more go.
+        let inline_opts = neverc_ir::inline::InlineOptions {
+            interposable_globals: matches!(opts.pic, PicLevel::Pic1 | PicLevel::Pic2),
+        };
+        neverc_ir::inline::optimise_module(&mut module, &inline_opts);
         if cfg!(debug_assertions) {
             for f in &module.functions {
                 if let Err(e) = neverc_ir::verify(f) {
