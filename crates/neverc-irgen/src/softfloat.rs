@@ -429,13 +429,20 @@ fn round(neg: bool, mut num: Big, den: &Big, mut e2: i64, fmt: Format) -> SoftFl
     let drop = (lsb - e2) as u32;
     let (mut mant, round_bit, sticky) = q.low_bits_from(drop);
     let sticky = sticky || !exact;
-    if round_bit && (sticky || mant & 1 == 1) {
-        mant += 1;
-    }
     let mut exp = lsb;
-    if mant >> p != 0 {
-        mant >>= 1;
-        exp += 1;
+    if round_bit && (sticky || mant & 1 == 1) {
+        // Rounding up can carry into bit p (bit 128 itself for a 128-bit format).
+        match mant.checked_add(1) {
+            Some(m) if p >= 128 || m >> p == 0 => mant = m,
+            Some(m) => {
+                mant = m >> 1;
+                exp += 1;
+            }
+            None => {
+                mant = 1 << 127;
+                exp += 1;
+            }
+        }
     }
     if mant == 0 {
         return Zero { neg };
@@ -633,6 +640,32 @@ mod tests {
         // 2^64 + 1 needs 65 bits: ties to even gives 2^64.
         let w = SoftFloat::from_int(false, (1u128 << 64) + 1, X87);
         assert_eq!(w.to_x87_bits(), 0x403f_8000_0000_0000_0000);
+    }
+
+    #[test]
+    fn the_widest_format_keeps_128_bits() {
+        // Every bit of a 128-bit integer survives EXACT_WIDE; all ones rounds up to 2^128
+        // when a wider value is rounded to 128 bits.
+        let v = SoftFloat::from_int(false, u128::MAX, EXACT_WIDE);
+        assert_eq!(
+            v,
+            Finite {
+                neg: false,
+                mant: u128::MAX,
+                exp: 0
+            }
+        );
+        let w = v.add(SoftFloat::from_f64(0.5), EXACT_WIDE);
+        assert_eq!(
+            w,
+            Finite {
+                neg: false,
+                mant: 1 << 127,
+                exp: 1
+            }
+        );
+        let one = SoftFloat::from_int(false, 1, EXACT_WIDE);
+        assert_eq!(one.convert(X87).to_x87_bits(), 0x3fff_8000_0000_0000_0000);
     }
 
     #[test]
