@@ -784,11 +784,20 @@ impl<'a> Sema<'a> {
                     let p = self.types.pointer(t);
                     t = self.types.add_quals(p, *quals);
                 }
-                Derived::Array { size, star, .. } => {
+                Derived::Array {
+                    size,
+                    star,
+                    loc: aloc,
+                    ..
+                } => {
+                    if !self.array_derivation_ok(t, *size, d, *aloc) {
+                        t = TypeId::ERROR;
+                        continue;
+                    }
                     let len = if *star {
                         ArrLen::Vla
                     } else if let Some(sz) = size {
-                        self.expr(*sz);
+                        // (Typed by `array_derivation_ok`.)
                         match self.eval(*sz) {
                             Some(v) if v < 0 => {
                                 match d.name {
@@ -851,16 +860,52 @@ impl<'a> Sema<'a> {
                             continue;
                         }
                     }
+                    if !self.types.is_complete(t) {
+                        // gcc's 6.7.6.2p1: the element type must be complete.
+                        let (at, alen) = self.declarator_place(d, *aloc);
+                        let msg =
+                            format!("array type has incomplete element type '{}'", self.tname(t));
+                        self.error(at, alen, msg);
+                        if let (Kind::Array(_, ArrLen::Unknown), Some(nm)) =
+                            (self.types.kind(t), d.name)
+                        {
+                            let msg = format!(
+                                "declaration of '{}' as multidimensional array must have bounds for all dimensions except the first",
+                                self.name(nm)
+                            );
+                            self.note(at, alen, msg);
+                        }
+                        t = TypeId::ERROR;
+                        continue;
+                    }
                     t = self.types.intern(Kind::Array(t, len), 0);
                 }
                 Derived::Function {
                     params: ps,
                     variadic,
                     kr_names,
-                    ..
+                    loc: floc,
                 } => {
                     let outermost = i == 0 || d.derived[..i].iter().all(|_| false);
                     let _ = n;
+                    let returns = match self.types.kind(t) {
+                        Kind::Array(..) => Some("an array"),
+                        Kind::Func(_) => Some("a function"),
+                        _ => None,
+                    };
+                    if let Some(what) = returns {
+                        let (at, alen) = self.declarator_place(d, *floc);
+                        let who = match d.name {
+                            Some(nm) => format!("'{}'", self.name(nm)),
+                            None => "type name".to_string(),
+                        };
+                        self.error(
+                            at,
+                            alen,
+                            format!("{who} declared as function returning {what}"),
+                        );
+                        t = TypeId::ERROR;
+                    }
                     let mut infos = Vec::new();
                     let mut proto = kr_names.is_none();
                     self.push_scope();
@@ -943,6 +988,58 @@ impl<'a> Sema<'a> {
             }
         }
         self.type_attrs(t, &d.attrs)
+    }
+
+    /// Where gcc reports a problem with a declarator: its name, or for an abstract one the
+    /// derivation's own place.
+    fn declarator_place(&self, d: &Declarator, at: Loc) -> (Loc, u32) {
+        match d.name {
+            Some(nm) => (d.loc, self.sym_len(nm)),
+            None => (at, 1),
+        }
+    }
+
+    /// gcc's errors for an array derivation over element type `t` with `size`: arrays of
+    /// void or functions, a size of non-integer type. False when the type is erroneous.
+    fn array_derivation_ok(
+        &mut self,
+        t: TypeId,
+        size: Option<ExprId>,
+        d: &Declarator,
+        at: Loc,
+    ) -> bool {
+        let st = size.map(|sz| self.expr(sz));
+        if self.types.is_error(t) {
+            return true;
+        }
+        let who = match d.name {
+            Some(nm) => format!("'{}'", self.name(nm)),
+            None => "type name".to_string(),
+        };
+        let (loc, len) = self.declarator_place(d, at);
+        if self.types.is_void(t) {
+            self.error(loc, len, format!("declaration of {who} as array of voids"));
+            return false;
+        }
+        if matches!(self.types.kind(t), Kind::Func(_)) {
+            self.error(
+                loc,
+                len,
+                format!("declaration of {who} as array of functions"),
+            );
+            return false;
+        }
+        if let Some(st) = st {
+            if !self.types.is_error(st) && !self.types.is_integer(st) {
+                let what = match d.name {
+                    Some(nm) => format!("array '{}'", self.name(nm)),
+                    None => "unnamed array".to_string(),
+                };
+                self.error(loc, len, format!("size of {what} has non-integer type"));
+                return false;
+            }
+        }
+        true
     }
 
     /// Where `name` is written first after `loc` (a tag after its keyword).
@@ -1150,6 +1247,10 @@ impl<'a> Sema<'a> {
                         format!("storage size of '{n}' isn't known"),
                     );
                 }
+            }
+            if let Some(msg) = self.variably_modified_error(sp, ty, &id.decl) {
+                self.error(id.decl.loc, len, msg);
+                ty = TypeId::ERROR;
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
             if sp.storage == Some(Storage::Register) {
@@ -1733,6 +1834,52 @@ impl<'a> Sema<'a> {
                     self.func = None;
                 }
             }
+        }
+    }
+
+    /// Is the type variably modified (C17 6.7.6p3), function types aside?
+    pub(crate) fn variably_modified(&self, t: TypeId) -> bool {
+        match *self.types.kind(t) {
+            Kind::Array(_, ArrLen::Vla) => true,
+            Kind::Array(e, _) | Kind::Pointer(e) => self.variably_modified(e),
+            _ => false,
+        }
+    }
+
+    /// gcc's errors for a variably modified type where it cannot be (C17 6.7.6.2p2): at file
+    /// scope, with linkage, or with static storage. Only when a size in the declarator
+    /// reads a value at run time: sizes neverc cannot fold but gcc can stay silent.
+    fn variably_modified_error(
+        &mut self,
+        sp: &DeclSpecs,
+        ty: TypeId,
+        d: &Declarator,
+    ) -> Option<String> {
+        let name = d.name?;
+        if !self.variably_modified(ty) {
+            return None;
+        }
+        let runtime = d.derived.iter().any(|der| match der {
+            Derived::Array { size: Some(sz), .. } => {
+                self.eval(*sz).is_none() && self.reads_runtime(*sz)
+            }
+            _ => false,
+        });
+        if !runtime {
+            return None;
+        }
+        let n = self.name(name);
+        if self.at_file_scope() {
+            return Some(format!("variably modified '{n}' at file scope"));
+        }
+        match sp.storage {
+            Some(Storage::Extern) => {
+                Some("object with variably modified type must have no linkage".to_string())
+            }
+            Some(Storage::Static) if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla)) => {
+                Some(format!("storage size of '{n}' isn't constant"))
+            }
+            _ => None,
         }
     }
 

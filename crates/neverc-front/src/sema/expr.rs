@@ -825,6 +825,37 @@ impl<'a> Sema<'a> {
         })
     }
 
+    /// Does evaluating `e` read an object's value or call a function, so that it is no
+    /// constant whatever gcc folds? Operands of `sizeof`, `_Alignof` and `&` do not count,
+    /// nor builtins (gcc folds some): the uncertain cases say no.
+    pub(crate) fn reads_runtime(&self, e: ExprId) -> bool {
+        match &self.ast.expr(e).kind {
+            ExprKind::Ident(_) => self.refs.get(&e).is_some_and(|&o| {
+                let o = &self.ords[o as usize];
+                matches!(o.kind, OrdKind::Object { .. })
+                    && !matches!(self.types.kind(o.ty), Kind::Array(..) | Kind::Func(_))
+            }),
+            ExprKind::Paren(x) | ExprKind::Cast(_, x) => self.reads_runtime(*x),
+            ExprKind::Unary(UnOp::Addr, _) => false,
+            ExprKind::Unary(_, x) => self.reads_runtime(*x),
+            ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Index(a, b) => {
+                self.reads_runtime(*a) || self.reads_runtime(*b)
+            }
+            ExprKind::Cond(c, a, b) => {
+                self.reads_runtime(*c)
+                    || a.is_some_and(|a| self.reads_runtime(a))
+                    || self.reads_runtime(*b)
+            }
+            ExprKind::Member { base, .. } => self.reads_runtime(*base),
+            ExprKind::Assign(..) => true,
+            ExprKind::Call(f, _) => match self.ast.expr(*f).kind {
+                ExprKind::Ident(s) => !self.is_builtin_name(&self.pp.interner.str(s)),
+                _ => true,
+            },
+            _ => false,
+        }
+    }
+
     fn is_builtin_name(&self, s: &str) -> bool {
         s.starts_with("__builtin")
             || s.starts_with("__sync_")
