@@ -413,6 +413,8 @@ impl<'a> Sema<'a> {
         let mut members = Vec::new();
         let mut opaque = false;
         let mut flexible_at = Vec::new();
+        // Member names so far, anonymous members' included.
+        let mut seen: Vec<Symbol> = Vec::new();
         for f in fields {
             match f {
                 Field::StaticAssert(d) => self.external_decl(*d),
@@ -432,7 +434,17 @@ impl<'a> Sema<'a> {
                         _ => false,
                     };
                     if list.is_empty() && anonymous {
-                        // An anonymous struct or union member.
+                        // An anonymous struct or union member: its members are this
+                        // record's too.
+                        if let (&Kind::Record(inner), TypeSpec::Record(x)) =
+                            (self.types.kind(base), sp.ty)
+                        {
+                            let at = ast.record(x).loc;
+                            for nm in self.member_names(inner) {
+                                let loc = self.name_loc_after(at, nm);
+                                self.check_duplicate_member(&mut seen, nm, loc);
+                            }
+                        }
                         opaque |= self.types.size_align(base).is_none();
                         members.push(Member {
                             name: None,
@@ -456,21 +468,64 @@ impl<'a> Sema<'a> {
                                 let ty = self.type_attrs(ty, &d.attrs);
                                 (d.name, ty, d.loc, p, a)
                             }
-                            None => (None, base, r.loc, packed, salign),
+                            // gcc's place for an unnamed bit-field: after the keyword.
+                            None => (None, base, self.tok_after(r.loc), packed, salign),
                         };
+                        let mut ty = ty;
                         let bits = match fd.bits {
                             Some(b) => {
-                                self.expr(b);
-                                match self.eval(b) {
-                                    Some(v) => self.check_width(name, ty, v, loc),
-                                    None => {
-                                        opaque = true;
-                                        None
+                                let wt = self.expr(b);
+                                let label = match name {
+                                    Some(n) => self.name(n),
+                                    None => "<anonymous>".to_string(),
+                                };
+                                let len = name.map_or(1, |n| self.sym_len(n));
+                                if !self.types.is_error(ty) && !self.types.is_integer(ty) {
+                                    let msg = format!("bit-field '{label}' has invalid type");
+                                    self.error(loc, len, msg);
+                                    ty = TypeId::ERROR;
+                                    None
+                                } else if self.types.quals(ty) & qual::ATOMIC != 0 {
+                                    let msg = format!("bit-field '{label}' has atomic type");
+                                    self.error(loc, len, msg);
+                                    ty = TypeId::ERROR;
+                                    None
+                                } else {
+                                    match self.eval(b) {
+                                        Some(v) if self.types.is_integer(wt) => {
+                                            self.check_width(name, ty, v, loc)
+                                        }
+                                        _ if !self.types.is_error(wt)
+                                            && (!self.types.is_integer(wt)
+                                                || self.reads_runtime(b)) =>
+                                        {
+                                            let msg = format!(
+                                                "bit-field '{label}' width not an integer constant"
+                                            );
+                                            self.error(loc, len, msg);
+                                            None
+                                        }
+                                        _ => {
+                                            opaque = true;
+                                            None
+                                        }
                                     }
                                 }
                             }
                             None => None,
                         };
+                        if let Some(nm) = name {
+                            let n = self.name(nm);
+                            let len = self.sym_len(nm);
+                            if matches!(self.types.kind(ty), Kind::Func(_)) {
+                                self.error(loc, len, format!("field '{n}' declared as a function"));
+                                ty = TypeId::ERROR;
+                            } else if self.types.is_void(ty) {
+                                let msg = format!("variable or field '{n}' declared void");
+                                self.error(loc, len, msg);
+                                ty = TypeId::ERROR;
+                            }
+                        }
                         if self.types.size_align(ty).is_some_and(|s| s.0 >= 1 << 60) {
                             opaque = true;
                         }
@@ -493,10 +548,18 @@ impl<'a> Sema<'a> {
                         } else {
                             ty
                         };
-                        if flexible && !union {
-                            if let Some(nm) = name {
-                                flexible_at.push((members.len(), nm, loc));
+                        if let (true, Some(nm)) = (flexible, name) {
+                            let named =
+                                members.iter().any(|m| m.name.is_some() || m.bits.is_none());
+                            if union {
+                                let msg = "flexible array member in union";
+                                self.error(loc, self.sym_len(nm), msg);
+                            } else {
+                                flexible_at.push((members.len(), nm, loc, named));
                             }
+                        }
+                        if let Some(nm) = name {
+                            self.check_duplicate_member(&mut seen, nm, loc);
                         }
                         let last_flexible =
                             matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
@@ -520,13 +583,16 @@ impl<'a> Sema<'a> {
             }
         }
         self.defining.pop();
-        for (i, nm, loc) in flexible_at {
+        for (i, nm, loc, named) in flexible_at {
             if i + 1 < members.len() {
                 self.error(
                     loc,
                     self.sym_len(nm),
                     "flexible array member not at end of struct",
                 );
+            } else if !named {
+                let msg = "flexible array member in a struct with no named members";
+                self.error(loc, self.sym_len(nm), msg);
             }
         }
         let packed = has_attr(&r.attrs, "packed", &self.pp.interner);
@@ -540,6 +606,41 @@ impl<'a> Sema<'a> {
         info.packed = packed;
         info.align = align;
         ty
+    }
+
+    /// gcc's error for a member name used twice in a record (anonymous members' names
+    /// count as the record's).
+    fn check_duplicate_member(&mut self, seen: &mut Vec<Symbol>, nm: Symbol, loc: Loc) {
+        if seen.contains(&nm) {
+            let n = self.name(nm);
+            self.error(loc, self.sym_len(nm), format!("duplicate member '{n}'"));
+        } else {
+            seen.push(nm);
+        }
+    }
+
+    /// The names a record's members give it, through anonymous members.
+    fn member_names(&self, r: u32) -> Vec<Symbol> {
+        let mut out = Vec::new();
+        for m in &self.types.records[r as usize].members {
+            match (m.name, self.types.kind(m.ty)) {
+                (Some(n), _) => out.push(n),
+                (None, Kind::Record(inner)) if m.bits.is_none() => {
+                    out.extend(self.member_names(*inner))
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+
+    /// Where the token after the one at `loc` is.
+    pub(crate) fn tok_after(&self, loc: Loc) -> Loc {
+        let toks = &self.ast.tokens;
+        match toks.iter().position(|t| t.loc == loc) {
+            Some(i) if i + 1 < toks.len() => toks[i + 1].loc,
+            _ => loc,
+        }
     }
 
     /// `aligned(N)` on any declaration of a function raises its alignment.
@@ -623,7 +724,7 @@ impl<'a> Sema<'a> {
     fn check_width(&mut self, name: Option<Symbol>, ty: TypeId, v: i128, loc: Loc) -> Option<u32> {
         let label = match name {
             Some(n) => format!("'{}'", self.name(n)),
-            None => "''".to_string(),
+            None => "'<anonymous>'".to_string(),
         };
         let len = name.map_or(1, |n| self.sym_len(n));
         if v < 0 {
@@ -631,7 +732,13 @@ impl<'a> Sema<'a> {
             return None;
         }
         if let Some((size, _)) = self.types.size_align(ty) {
-            if self.types.is_integer(ty) && v as u128 > size as u128 * 8 {
+            // `_Bool` has one value bit.
+            let bits = if matches!(self.types.kind(ty), Kind::Bool) {
+                1
+            } else {
+                size as u128 * 8
+            };
+            if self.types.is_integer(ty) && v as u128 > bits {
                 self.error(loc, len, format!("width of {label} exceeds its type"));
                 return None;
             }
