@@ -353,7 +353,8 @@ impl<'a> Sema<'a> {
                 let found = self.lookup_tag(name);
                 match found {
                     Some((tag, cur)) if !alone || cur => {
-                        if !matches!(self.types.kind(tag.ty), Kind::Record(_)) {
+                        if !self.is_tag_kind(tag.ty, Some(union)) {
+                            self.wrong_kind_of_tag(r.loc, name);
                             return TypeId::ERROR;
                         }
                         return tag.ty;
@@ -367,6 +368,12 @@ impl<'a> Sema<'a> {
             }
             (None, None) => return TypeId::ERROR,
             (Some(name), Some(_)) => match self.lookup_tag(name) {
+                Some((tag, true)) if !self.is_tag_kind(tag.ty, Some(union)) => {
+                    self.wrong_kind_of_tag(r.loc, name);
+                    let ty = new_record(self, Some(name));
+                    self.bind_tag(name, Tag { ty, loc: r.loc });
+                    ty
+                }
                 Some((tag, true))
                     if matches!(self.types.kind(tag.ty), Kind::Record(i)
                         if self.defining.contains(i)) =>
@@ -383,6 +390,14 @@ impl<'a> Sema<'a> {
                         if !self.types.records[*i as usize].complete
                             && self.types.records[*i as usize].union == union) =>
                 {
+                    // The definition is where "originally defined here" points.
+                    self.bind_tag(
+                        name,
+                        Tag {
+                            ty: tag.ty,
+                            loc: r.loc,
+                        },
+                    );
                     tag.ty
                 }
                 Some((tag, true)) if matches!(self.types.kind(tag.ty), Kind::Record(_)) => {
@@ -608,6 +623,27 @@ impl<'a> Sema<'a> {
         ty
     }
 
+    /// Is `ty` a tag of this kind: a struct or union (`Some(union)`) or an enum (None)?
+    fn is_tag_kind(&self, ty: TypeId, kind: Option<bool>) -> bool {
+        match (self.types.kind(ty), kind) {
+            (Kind::Record(i), Some(union)) => self.types.records[*i as usize].union == union,
+            (Kind::Enum(_), None) => true,
+            _ => false,
+        }
+    }
+
+    /// gcc's error for a tag used with another keyword than it was declared with; `kw`
+    /// is where the keyword is.
+    fn wrong_kind_of_tag(&mut self, kw: Loc, name: Symbol) {
+        let at = self.name_loc_after(kw, name);
+        let n = self.name(name);
+        self.error(
+            at,
+            self.sym_len(name),
+            format!("'{n}' defined as wrong kind of tag"),
+        );
+    }
+
     /// gcc's error for a member name used twice in a record (anonymous members' names
     /// count as the record's).
     fn check_duplicate_member(&mut self, seen: &mut Vec<Symbol>, nm: Symbol, loc: Loc) {
@@ -767,7 +803,13 @@ impl<'a> Sema<'a> {
                 return TypeId::ERROR;
             };
             return match self.lookup_tag(name) {
-                Some((t, cur)) if !alone || cur => t.ty,
+                Some((t, cur)) if !alone || cur => {
+                    if !self.is_tag_kind(t.ty, None) {
+                        self.wrong_kind_of_tag(e.loc, name);
+                        return TypeId::ERROR;
+                    }
+                    t.ty
+                }
                 _ => {
                     let ty = new_enum(self, Some(name));
                     self.bind_tag(name, Tag { ty, loc: e.loc });
@@ -776,8 +818,32 @@ impl<'a> Sema<'a> {
             };
         };
         let ty = match e.name.and_then(|n| self.lookup_tag(n).map(|t| (n, t))) {
-            Some((_, (t, true))) if matches!(self.types.kind(t.ty), Kind::Enum(i) if !self.types.enums[*i as usize].complete) => {
+            Some((n, (t, true))) if matches!(self.types.kind(t.ty), Kind::Enum(i) if !self.types.enums[*i as usize].complete) =>
+            {
+                // The definition is where "originally defined here" points.
+                self.bind_tag(
+                    n,
+                    Tag {
+                        ty: t.ty,
+                        loc: e.loc,
+                    },
+                );
                 t.ty
+            }
+            Some((n, (t, true))) => {
+                if self.is_tag_kind(t.ty, None) {
+                    let at = self.name_loc_after(e.loc, n);
+                    let len = self.sym_len(n);
+                    let msg = format!("redeclaration of 'enum {}'", self.name(n));
+                    self.error(at, len, msg);
+                    let prev = self.name_loc_after(t.loc, n);
+                    self.note(prev, len, "originally defined here");
+                } else {
+                    self.wrong_kind_of_tag(e.loc, n);
+                }
+                let ty = new_enum(self, Some(n));
+                self.bind_tag(n, Tag { ty, loc: e.loc });
+                ty
             }
             _ => {
                 let ty = new_enum(self, e.name);
@@ -794,14 +860,49 @@ impl<'a> Sema<'a> {
         let mut next: i128 = 0;
         let mut first = true;
         let mut consts = Vec::new();
+        // The type gcc computes the next implicit value in (bits, unsigned), and whether
+        // that value overflowed it.
+        let int_bits = self.types.int_bits(IntKind::Int);
+        let mut next_ty = (int_bits, false);
+        let mut overflow = false;
         for en in list {
+            let n = self.name(en.name);
+            let len = self.sym_len(en.name);
             let v = match en.value {
                 Some(x) => {
-                    self.expr(x);
-                    self.eval(x).unwrap_or(next)
+                    let xt = self.expr(x);
+                    let value = self.eval(x).filter(|_| self.types.is_integer(xt));
+                    if let Some(k) = self.types.int_kind(xt).filter(|_| value.is_some()) {
+                        let bits = self.types.int_bits(k);
+                        let unsigned = !self.types.is_signed(xt);
+                        next_ty = (bits.max(int_bits), unsigned && bits >= int_bits);
+                    } else if !self.types.is_error(xt)
+                        && (!self.types.is_integer(xt) || self.reads_runtime(x))
+                    {
+                        let msg = format!("enumerator value for '{n}' is not an integer constant");
+                        if self.types.is_integer(xt) {
+                            self.error(en.loc, len, msg);
+                        } else {
+                            let (at, alen) = self.start_loc(x);
+                            self.error(at, alen, msg);
+                        }
+                    }
+                    value.unwrap_or(next)
                 }
-                None => next,
+                None => {
+                    if overflow {
+                        self.error(en.loc, len, "overflow in enumeration values");
+                    }
+                    next
+                }
             };
+            let (bits, unsigned) = next_ty;
+            let max: u128 = if unsigned {
+                u128::MAX >> (128 - bits)
+            } else {
+                u128::MAX >> (129 - bits)
+            };
+            overflow = v >= 0 && v as u128 == max;
             next = v.wrapping_add(1);
             if first {
                 lo = v;
@@ -811,6 +912,14 @@ impl<'a> Sema<'a> {
                 lo = lo.min(v);
                 hi = hi.max(v);
             }
+            if let Some(prev) = self.lookup_current(en.name) {
+                if matches!(self.ords[prev as usize].kind, OrdKind::EnumConst(_)) {
+                    self.error(en.loc, len, format!("redeclaration of enumerator '{n}'"));
+                    self.previous_note(prev);
+                } else {
+                    self.different_kind(en.name, en.loc, prev);
+                }
+            }
             // During the definition a constant has type int when its value fits.
             let cty = self.const_type(v);
             let id = self.bind(Ordinary {
@@ -819,6 +928,7 @@ impl<'a> Sema<'a> {
                 loc: en.loc,
                 kind: OrdKind::EnumConst(v),
             });
+            self.enum_of.insert(id, ty);
             consts.push(id);
         }
         // arm-none-eabi-gcc defaults to -fshort-enums (AAPCS bare metal; gcc's
@@ -1416,7 +1526,7 @@ impl<'a> Sema<'a> {
                 }
                 return;
             }
-            self.different_kind(name, loc, &p);
+            self.different_kind(name, loc, prev);
             return;
         }
         self.bind(Ordinary {
@@ -1427,7 +1537,7 @@ impl<'a> Sema<'a> {
         });
     }
 
-    fn different_kind(&mut self, name: Symbol, loc: Loc, p: &Ordinary) {
+    fn different_kind(&mut self, name: Symbol, loc: Loc, prev: u32) {
         let n = self.name(name);
         let len = self.sym_len(name);
         self.error(
@@ -1435,12 +1545,24 @@ impl<'a> Sema<'a> {
             len,
             format!("'{n}' redeclared as different kind of symbol"),
         );
-        let what = match p.kind {
-            OrdKind::Object { defined: true, .. } => "definition",
-            _ => "declaration",
+        self.previous_note(prev);
+    }
+
+    /// gcc's note on an earlier declaration: "previous definition of 'x' with type 'int'"
+    /// (an enumerator's type is its enum's).
+    fn previous_note(&mut self, prev: u32) {
+        let p = &self.ords[prev as usize];
+        let (n, len, loc) = (self.name(p.name), self.sym_len(p.name), p.loc);
+        let (what, ty) = match p.kind {
+            OrdKind::Object { defined: true, .. } => ("definition", p.ty),
+            OrdKind::EnumConst(_) => (
+                "definition",
+                self.enum_of.get(&prev).copied().unwrap_or(p.ty),
+            ),
+            _ => ("declaration", p.ty),
         };
-        let msg = format!("previous {what} of '{n}' with type '{}'", self.tname(p.ty));
-        self.note(p.loc, len, msg);
+        let msg = format!("previous {what} of '{n}' with type '{}'", self.tname(ty));
+        self.note(loc, len, msg);
     }
 
     /// Declares an object or function; returns its entry.
@@ -1493,7 +1615,7 @@ impl<'a> Sema<'a> {
                         && !self.types.is_error(ty)
                         && self.lookup_current(name) == Some(p)
                     {
-                        self.different_kind(name, loc, &po);
+                        self.different_kind(name, loc, p);
                         return p;
                     }
                     if pl == Linkage::None || linkage == Linkage::None {
@@ -1579,7 +1701,7 @@ impl<'a> Sema<'a> {
                 }
                 _ => {
                     if self.lookup_current(name) == Some(p) {
-                        self.different_kind(name, loc, &po);
+                        self.different_kind(name, loc, p);
                         return p;
                     }
                 }

@@ -159,6 +159,8 @@ pub struct Sema<'a> {
     /// Where the statement (or declaration) being checked starts: gcc's place for
     /// diagnostics it gives at its "input location".
     pub(crate) stmt_loc: Loc,
+    /// The enum type of each enumerator entry (for messages).
+    pub(crate) enum_of: FxHashMap<u32, TypeId>,
 }
 
 /// The value of an object is used.
@@ -213,6 +215,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         param_ids: Vec::new(),
         jumps: Vec::new(),
         token_index: None,
+        enum_of: FxHashMap::default(),
     };
     s.predeclare();
     for &d in &ast.items {
