@@ -425,6 +425,8 @@ impl<'a> Sema<'a> {
         };
         let fields = r.fields.as_ref().unwrap();
         self.defining.push(idx);
+        let member_ctx = self.tok_after(r.loc);
+        let outer_ctx = std::mem::replace(&mut self.decl_ctx, member_ctx);
         let mut members = Vec::new();
         let mut opaque = false;
         let mut flexible_at = Vec::new();
@@ -598,6 +600,7 @@ impl<'a> Sema<'a> {
             }
         }
         self.defining.pop();
+        self.decl_ctx = outer_ctx;
         for (i, nm, loc, named) in flexible_at {
             if i + 1 < members.len() {
                 self.error(
@@ -993,13 +996,14 @@ impl<'a> Sema<'a> {
         d: &Declarator,
         mut params: Option<&mut Vec<ParamInfo>>,
     ) -> TypeId {
-        let mut t = base;
+        let mut t = self.check_restrict(base);
         let n = d.derived.len();
         for (i, der) in d.derived.iter().enumerate().rev() {
             match der {
                 Derived::Pointer { quals, .. } => {
                     let p = self.types.pointer(t);
                     t = self.types.add_quals(p, *quals);
+                    t = self.check_restrict(t);
                 }
                 Derived::Array {
                     size,
@@ -1142,7 +1146,33 @@ impl<'a> Sema<'a> {
                                 );
                             }
                         }
+                        let index = infos.len() + 1;
+                        if self.types.is_void(pt) {
+                            match p.decl.name {
+                                Some(nm) => {
+                                    let pn = self.name(nm);
+                                    let msg = format!("parameter {index} ('{pn}') has void type");
+                                    self.warning(p.decl.loc, self.sym_len(nm), msg, "");
+                                }
+                                None if ps.len() > 1 || *variadic => {
+                                    let len = self.tok_len_at(p.loc);
+                                    self.error(p.loc, len, "'void' must be the only parameter");
+                                }
+                                None if self.types.quals(pt) != 0 => {
+                                    let len = self.tok_len_at(p.loc);
+                                    let msg = "'void' as only parameter may not be qualified";
+                                    self.error(p.loc, len, msg);
+                                }
+                                None => {}
+                            }
+                        }
                         if let Some(nm) = p.decl.name {
+                            if let Some(prev) = self.lookup_current(nm) {
+                                let pn = self.name(nm);
+                                let msg = format!("redefinition of parameter '{pn}'");
+                                self.error(p.decl.loc, self.sym_len(nm), msg);
+                                self.previous_note(prev);
+                            }
                             self.bind(Ordinary {
                                 name: nm,
                                 ty: pt,
@@ -1162,6 +1192,12 @@ impl<'a> Sema<'a> {
                         });
                     }
                     self.pop_scope();
+                    if ps.is_empty() && kr_names.is_none() && *variadic && !self.c2x() {
+                        // The `...` right after the parenthesis.
+                        let at = self.tok_after(*floc);
+                        let msg = "ISO C requires a named argument before '...'";
+                        self.error(at, 3, msg);
+                    }
                     if let Some(names) = kr_names {
                         for (nm, loc) in names {
                             infos.push(ParamInfo {
@@ -1204,7 +1240,32 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        if d.name.is_some() && self.types.quals(t) & qual::RESTRICT != 0 && !self.restrict_ok(t) {
+            // gcc says it again for the declared entity's own type.
+            let len = self.tok_len_at(self.decl_ctx);
+            self.error(self.decl_ctx, len, "invalid use of 'restrict'");
+        }
         self.type_attrs(t, &d.attrs)
+    }
+
+    /// May `t`'s qualifiers include `restrict` (C17 6.7.3p2: only pointers to objects)?
+    fn restrict_ok(&self, t: TypeId) -> bool {
+        match self.types.pointee(t) {
+            Some(p) => !matches!(self.types.kind(p), Kind::Func(_)),
+            None => self.types.is_error(t),
+        }
+    }
+
+    /// gcc's error for `restrict` on a type other than a pointer to an object (the type is
+    /// kept as it is). The place is gcc's input location.
+    fn check_restrict(&mut self, t: TypeId) -> TypeId {
+        let q = self.types.quals(t);
+        if q & qual::RESTRICT == 0 || self.restrict_ok(t) {
+            return t;
+        }
+        let len = self.tok_len_at(self.decl_ctx);
+        self.error(self.decl_ctx, len, "invalid use of 'restrict'");
+        t
     }
 
     /// Where gcc reports a problem with a declarator: its name, or for an abstract one the
@@ -1602,6 +1663,11 @@ impl<'a> Sema<'a> {
         };
         if let Some(p) = prev {
             let po = self.ords[p as usize].clone();
+            // A parameter redeclared in the function's outermost block.
+            if self.param_ids.contains(&p) && self.lookup_current(name) == Some(p) {
+                self.different_kind(name, loc, p);
+                return p;
+            }
             match po.kind {
                 OrdKind::Object {
                     linkage: pl,
@@ -1953,6 +2019,24 @@ impl<'a> Sema<'a> {
                 TypeId::ERROR
             }
         };
+        if !self.types.is_error(ret) && !self.types.is_void(ret) && !self.types.is_complete(ret) {
+            let len = self.sym_len(name);
+            self.error(decl.loc, len, "return type is an incomplete type");
+        }
+        for (i, p) in params.iter().enumerate() {
+            let Some(pn) = p.name else {
+                continue;
+            };
+            let t = p.ty;
+            if !self.types.is_error(t) && !self.types.is_void(t) && !self.types.is_complete(t) {
+                let msg = format!(
+                    "parameter {} ('{}') has incomplete type",
+                    i + 1,
+                    self.name(pn)
+                );
+                self.error(p.loc, self.sym_len(pn), msg);
+            }
+        }
         let storage = sp.storage;
         if let Some(prev) = self.lookup_current(name) {
             let p = &self.ords[prev as usize];

@@ -161,6 +161,10 @@ pub struct Sema<'a> {
     pub(crate) stmt_loc: Loc,
     /// The enum type of each enumerator entry (for messages).
     pub(crate) enum_of: FxHashMap<u32, TypeId>,
+    /// gcc's "input location" for some declaration diagnostics: the start of the
+    /// top-level declaration or function definition, or in a record's member list the
+    /// token after its keyword.
+    pub(crate) decl_ctx: Loc,
 }
 
 /// The value of an object is used.
@@ -216,12 +220,14 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         jumps: Vec::new(),
         token_index: None,
         enum_of: FxHashMap::default(),
+        decl_ctx: Loc::default(),
     };
     s.predeclare();
     for &d in &ast.items {
         if s.pp.diags.stop {
             break;
         }
+        s.decl_ctx = ast.decl(d).loc;
         s.external_decl(d);
     }
     if !s.pp.diags.stop {
