@@ -489,6 +489,10 @@ impl<'a> Sema<'a> {
                             None => (None, base, self.tok_after(r.loc), packed, salign),
                         };
                         let mut ty = ty;
+                        if let (false, Some(nm)) = (sp.align.is_empty(), name) {
+                            let what = if fd.bits.is_some() { "bit-field" } else { "" };
+                            self.alignas_misplaced(alignas, ty, what, nm, loc);
+                        }
                         let bits = match fd.bits {
                             Some(b) => {
                                 let wt = self.expr(b);
@@ -691,12 +695,47 @@ impl<'a> Sema<'a> {
         }
     }
 
-    /// The largest `_Alignas` of a specifier list.
+    /// The largest `_Alignas` of a specifier list, with gcc's errors for alignments that
+    /// are no constant or no power of two (`_Alignas(0)` has no effect).
     pub(crate) fn alignas(&mut self, align: &[AlignSpec]) -> Option<u32> {
         let mut best = None;
         for a in align {
             let v = match a {
-                AlignSpec::Expr(e) => self.eval(*e).map(|v| v as u32),
+                AlignSpec::Expr(e) => {
+                    let t = self.expr(*e);
+                    // gcc's place: the declaration's start (in a record, its tag).
+                    let at = if self.defining.is_empty() {
+                        self.stmt_loc
+                    } else {
+                        self.decl_ctx
+                    };
+                    match self.eval(*e).filter(|_| self.types.is_integer(t)) {
+                        Some(0) => None,
+                        Some(v)
+                            if v < 0 || v > u32::MAX as i128 || !(v as u32).is_power_of_two() =>
+                        {
+                            let len = self.tok_len_at(at);
+                            let msg =
+                                format!("requested alignment '{v}' is not a positive power of 2");
+                            self.error(at, len, msg);
+                            None
+                        }
+                        Some(v) => Some(v as u32),
+                        None => {
+                            if !self.types.is_error(t)
+                                && (!self.types.is_integer(t) || self.reads_runtime(*e))
+                            {
+                                let len = self.tok_len_at(at);
+                                self.error(
+                                    at,
+                                    len,
+                                    "requested alignment is not an integer constant",
+                                );
+                            }
+                            None
+                        }
+                    }
+                }
                 AlignSpec::Type(tn) => {
                     let t = self.type_name(*tn);
                     self.types.size_align(t).map(|s| s.1)
@@ -705,6 +744,34 @@ impl<'a> Sema<'a> {
             best = best.max(v);
         }
         best
+    }
+
+    /// gcc's errors for `_Alignas` (largest `align`) on a declaration of `name` (at `loc`)
+    /// that cannot have one or would lower the type's alignment. `what` is "function",
+    /// "typedef", "parameter", "bit-field", "register", or "" for an object or member.
+    fn alignas_misplaced(
+        &mut self,
+        align: Option<u32>,
+        ty: TypeId,
+        what: &str,
+        name: Symbol,
+        loc: Loc,
+    ) {
+        let n = self.name(name);
+        let len = self.sym_len(name);
+        let msg = match what {
+            // gcc compares with the type's smallest alignment (its `_Alignof`, capped at
+            // the biggest alignment the target needs unless a user asked for more).
+            "" => match (align, self.types.alignof(ty, true)) {
+                (Some(a), Some(least)) if a < least && !self.types.is_error(ty) => {
+                    format!("'_Alignas' specifiers cannot reduce alignment of '{n}'")
+                }
+                _ => return,
+            },
+            "register" => format!("alignment specified for 'register' object '{n}'"),
+            _ => format!("alignment specified for {what} '{n}'"),
+        };
+        self.error(loc, len, msg);
     }
 
     /// The `#pragma pack` value in force where a record is defined (None: natural).
@@ -1147,6 +1214,11 @@ impl<'a> Sema<'a> {
                             }
                         }
                         let index = infos.len() + 1;
+                        if let (false, Some(nm)) =
+                            (self.ast.spec(p.specs).align.is_empty(), p.decl.name)
+                        {
+                            self.alignas_misplaced(None, pt, "parameter", nm, p.decl.loc);
+                        }
                         if self.types.is_void(pt) {
                             match p.decl.name {
                                 Some(nm) => {
@@ -1390,6 +1462,11 @@ impl<'a> Sema<'a> {
         let this_decl = self.cur_decl.take();
         let base = self.specs_type(specs, list.is_empty());
         let sp = ast.spec(specs);
+        let alignas = if sp.align.is_empty() {
+            None
+        } else {
+            self.alignas(&sp.align)
+        };
         let implicit_int = sp.ty == TypeSpec::None && self.pp.opts.std.version >= 199901;
         if implicit_int
             && !list.is_empty()
@@ -1462,6 +1539,18 @@ impl<'a> Sema<'a> {
                     );
                     continue;
                 }
+            }
+            if !sp.align.is_empty() {
+                let what = if matches!(self.types.kind(ty), Kind::Func(_)) {
+                    "function"
+                } else {
+                    match sp.storage {
+                        Some(Storage::Typedef) => "typedef",
+                        Some(Storage::Register) => "register",
+                        _ => "",
+                    }
+                };
+                self.alignas_misplaced(alignas, ty, what, name, id.decl.loc);
             }
             let global_register = id.asm_label.is_some();
             if let Some(msg) = self
