@@ -1340,6 +1340,21 @@ impl<'a> Sema<'a> {
         t
     }
 
+    /// gcc's place for initialiser diagnostics without one of their own: the type
+    /// specifier (a tag's name).
+    fn spec_type_loc(&self, sp: &DeclSpecs) -> Loc {
+        let tag = match sp.ty {
+            TypeSpec::Record(r) => self.ast.record(r).name,
+            TypeSpec::Enum(e) => self.ast.enum_def(e).name,
+            TypeSpec::None => return sp.loc,
+            _ => None,
+        };
+        match tag {
+            Some(name) => self.name_loc_after(sp.ty_loc, name),
+            None => sp.ty_loc,
+        }
+    }
+
     /// Where gcc reports a problem with a declarator: its name, or for an abstract one the
     /// derivation's own place.
     fn declarator_place(&self, d: &Declarator, at: Loc) -> (Loc, u32) {
@@ -1642,11 +1657,9 @@ impl<'a> Sema<'a> {
             }
             if let Some(i) = id.init {
                 self.init(i);
-                if let Init::Expr(e) = ast.init(i) {
-                    if !matches!(self.types.kind(ty), Kind::Array(..) | Kind::Func(_)) {
-                        self.convert_check(ty, *e, super::expr::ConvCtx::Init);
-                    }
-                }
+                let is_static = self.at_file_scope() || sp.storage == Some(Storage::Static);
+                let ctx = self.spec_type_loc(sp);
+                self.check_initializer(ty, i, &n, is_static, ctx);
                 // Static initialisers of integer objects are constant: keep their values.
                 if let (true, Init::Expr(e)) = (self.at_file_scope(), ast.init(i)) {
                     if self.types.is_integer(ty) {

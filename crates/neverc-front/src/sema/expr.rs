@@ -829,14 +829,36 @@ impl<'a> Sema<'a> {
     /// constant whatever gcc folds? Operands of `sizeof`, `_Alignof` and `&` do not count,
     /// nor builtins (gcc folds some): the uncertain cases say no.
     pub(crate) fn reads_runtime(&self, e: ExprId) -> bool {
+        if matches!(
+            self.types.kind(self.expr_types[e.0 as usize]),
+            Kind::Array(..) | Kind::Func(_)
+        ) {
+            // Used for its address.
+            return self.address_reads(e);
+        }
         match &self.ast.expr(e).kind {
             ExprKind::Ident(_) => self.refs.get(&e).is_some_and(|&o| {
                 let o = &self.ords[o as usize];
-                matches!(o.kind, OrdKind::Object { .. })
-                    && !matches!(self.types.kind(o.ty), Kind::Array(..) | Kind::Func(_))
+                // gcc folds const objects with constant initialisers; not checked here.
+                let q = self.types.quals(o.ty);
+                let folded = q & qual::CONST != 0 && q & qual::VOLATILE == 0;
+                matches!(o.kind, OrdKind::Object { .. }) && !folded
             }),
-            ExprKind::Paren(x) | ExprKind::Cast(_, x) => self.reads_runtime(*x),
-            ExprKind::Unary(UnOp::Addr, _) => false,
+            ExprKind::Cast(_, x) => {
+                // A pointer cast to a narrower integer is no constant.
+                let to = self.expr_types[e.0 as usize];
+                let xt = self.expr_types[x.0 as usize];
+                let from_ptr = matches!(
+                    self.types.kind(xt),
+                    Kind::Pointer(_) | Kind::Array(..) | Kind::Func(_)
+                );
+                let narrower = self.types.is_integer(to)
+                    && self.types.size_align(to).map(|s| s.0)
+                        < Some(self.types.machine.data_model.pointer.size as u64);
+                (from_ptr && narrower) || self.reads_runtime(*x)
+            }
+            ExprKind::Paren(x) => self.reads_runtime(*x),
+            ExprKind::Unary(UnOp::Addr, x) => self.address_reads(*x),
             ExprKind::Unary(_, x) => self.reads_runtime(*x),
             ExprKind::Binary(_, a, b) | ExprKind::Comma(a, b) | ExprKind::Index(a, b) => {
                 self.reads_runtime(*a) || self.reads_runtime(*b)
@@ -853,6 +875,23 @@ impl<'a> Sema<'a> {
                 _ => true,
             },
             _ => false,
+        }
+    }
+
+    /// Does computing the address of lvalue `e` read a value at run time (a pointer
+    /// object, an index)?
+    fn address_reads(&self, e: ExprId) -> bool {
+        match &self.ast.expr(e).kind {
+            ExprKind::Ident(_) | ExprKind::Str(_) | ExprKind::CompoundLit(..) => false,
+            ExprKind::Paren(x) => self.address_reads(*x),
+            ExprKind::Member {
+                base, arrow: false, ..
+            } => self.address_reads(*base),
+            ExprKind::Member { base, .. } | ExprKind::Unary(UnOp::Deref, base) => {
+                self.reads_runtime(*base)
+            }
+            ExprKind::Index(a, b) => self.reads_runtime(*a) || self.reads_runtime(*b),
+            _ => self.reads_runtime(e),
         }
     }
 

@@ -6,6 +6,7 @@
 mod decl;
 mod expr;
 mod format;
+mod init;
 pub mod types;
 
 use crate::diag::Diagnostic;
