@@ -41,8 +41,24 @@ impl<'a> Sema<'a> {
     }
 
     fn static_assert(&mut self, loc: Loc, cond: ExprId, msg: Option<u32>) {
-        self.expr(cond);
-        if self.eval(cond) == Some(0) {
+        let t = self.expr(cond);
+        if self.types.is_error(t) {
+            return;
+        }
+        // gcc's place: the expression's own (a binary operator's operator).
+        let at = self.ast.expr(cond).loc;
+        let value = self.eval(cond);
+        if !self.types.is_integer(t) {
+            let len = self.tok_len_at(at);
+            self.error(at, len, "expression in static assertion is not an integer");
+            return;
+        }
+        if value.is_none() && self.reads_runtime(cond) {
+            let len = self.tok_len_at(at);
+            self.error(at, len, "expression in static assertion is not constant");
+            return;
+        }
+        if value == Some(0) {
             let len = self.tok_len_at(loc);
             let text = match msg {
                 Some(m) => {

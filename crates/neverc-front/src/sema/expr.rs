@@ -153,6 +153,11 @@ impl<'a> Sema<'a> {
 
     /// Types a controlling expression (if, loops, `?:`, `&&`, `||`), which must be scalar.
     pub(crate) fn condition(&mut self, e: ExprId) -> TypeId {
+        self.condition_at(e, None)
+    }
+
+    /// [`Self::condition`], reporting a non-scalar at `at` rather than at the expression.
+    fn condition_at(&mut self, e: ExprId, at: Option<crate::source::Loc>) -> TypeId {
         // gcc counts an assignment tested directly as setting its target, not reading it.
         self.discarded = Some(e);
         let t = self.rvalue(e);
@@ -168,16 +173,23 @@ impl<'a> Sema<'a> {
                 "parentheses",
             );
         }
-        self.require_scalar(e, t);
+        self.require_scalar_at(e, t, at);
         t
     }
 
     /// gcc's error for a non-scalar where a truth value is needed.
     fn require_scalar(&mut self, e: ExprId, t: TypeId) {
+        self.require_scalar_at(e, t, None)
+    }
+
+    fn require_scalar_at(&mut self, e: ExprId, t: TypeId, at: Option<crate::source::Loc>) {
         if self.types.is_error(t) || self.types.is_scalar(t) || self.types.is_vector(t) {
             return;
         }
-        let (loc, len) = self.start_loc(e);
+        let (loc, len) = match at {
+            Some(l) => (l, 1),
+            None => self.start_loc(e),
+        };
         let msg = if self.types.is_void(t) {
             "void value not ignored as it ought to be".to_string()
         } else {
@@ -475,13 +487,14 @@ impl<'a> Sema<'a> {
                 self.types.unqual(lt)
             }
             ExprKind::Cond(c, a, b) => {
-                let ct = self.condition(*c);
+                // gcc reports a bad condition at the `?`.
+                let ct = self.condition_at(*c, Some(ex.loc));
                 let at = match a {
                     Some(a) => self.rvalue(*a),
                     None => ct,
                 };
                 let bt = self.rvalue(*b);
-                self.cond_type(at, bt, a.unwrap_or(*c), *b)
+                self.cond_type(at, bt, a.unwrap_or(*c), *b, ex.loc)
             }
             ExprKind::Comma(a, b) => {
                 let whole = self.discarded == Some(e);
@@ -599,10 +612,39 @@ impl<'a> Sema<'a> {
                     self.error(ex.loc, 1, format!("cast specifies {what} type"));
                     return TypeId::ERROR;
                 }
+                if let (&Kind::Record(r), false) = (self.types.kind(t), self.types.is_error(st)) {
+                    // A record only from its own type, a union (GNU) from a member's.
+                    if !self.types.compatible_unqual(t, st) {
+                        let info = &self.types.records[r as usize];
+                        let member = info.union
+                            && info
+                                .members
+                                .iter()
+                                .any(|m| self.types.compatible_unqual(m.ty, st));
+                        if info.union && !member {
+                            self.error(
+                                ex.loc,
+                                1,
+                                "cast to union type from type not present in union",
+                            );
+                            return TypeId::ERROR;
+                        } else if !info.union {
+                            let at = self.type_name_place(*tn);
+                            let len = self.tok_len_at(at);
+                            self.error(at, len, "conversion to non-scalar type requested");
+                            return TypeId::ERROR;
+                        }
+                    }
+                }
                 self.types.unqual(t)
             }
             ExprKind::CompoundLit(tn, init) => {
                 let mut t = self.type_name(*tn);
+                if matches!(self.types.kind(t), Kind::Array(_, ArrLen::Vla)) {
+                    self.error(ex.loc, 1, "compound literal has variable size");
+                    self.init(*init);
+                    return TypeId::ERROR;
+                }
                 if let Kind::Array(el, ArrLen::Unknown) = *self.types.kind(t) {
                     if let Some(n) = self.init_len(el, *init) {
                         let q = self.types.quals(t);
@@ -702,10 +744,36 @@ impl<'a> Sema<'a> {
                 self.type_name(*tn)
             }
             ExprKind::Offsetof(tn, ds) => {
-                self.type_name(*tn);
+                let mut cur = self.type_name(*tn);
                 for d in ds {
-                    if let Designator::Index(x) = d {
-                        self.expr(*x);
+                    match d {
+                        Designator::Index(x) | Designator::Range(_, x) => {
+                            self.expr(*x);
+                            cur = match *self.types.kind(cur) {
+                                Kind::Array(e, _) => e,
+                                _ => TypeId::ERROR,
+                            };
+                        }
+                        Designator::Field(name, _) => {
+                            cur = match *self.types.kind(cur) {
+                                Kind::Record(r) if self.types.is_complete(cur) => {
+                                    match self.find_member(r, *name) {
+                                        Some(m) => m,
+                                        None => {
+                                            let msg = format!(
+                                                "'{}' has no member named '{}'",
+                                                self.tname(cur),
+                                                self.name(*name)
+                                            );
+                                            let len = self.tok_len_at(ex.loc);
+                                            self.error(ex.loc, len, msg);
+                                            return TypeId::ERROR;
+                                        }
+                                    }
+                                }
+                                _ => TypeId::ERROR,
+                            };
+                        }
                     }
                 }
                 self.size_t()
@@ -875,6 +943,20 @@ impl<'a> Sema<'a> {
                 _ => true,
             },
             _ => false,
+        }
+    }
+
+    /// gcc's place for a type name's diagnostics: its type specifier (a tag's name).
+    fn type_name_place(&self, tn: TypeNameId) -> crate::source::Loc {
+        let sp = self.ast.spec(self.ast.type_name(tn).specs);
+        let tag = match sp.ty {
+            TypeSpec::Record(r) => self.ast.record(r).name,
+            TypeSpec::Enum(e) => self.ast.enum_def(e).name,
+            _ => None,
+        };
+        match tag {
+            Some(name) => self.name_loc_after(sp.ty_loc, name),
+            None => sp.ty_loc,
         }
     }
 
@@ -1099,6 +1181,18 @@ impl<'a> Sema<'a> {
                 let ok = self.is_lvalue(x) || matches!(self.types.kind(t), Kind::Func(_));
                 if !ok {
                     self.require_lvalue(x, at, "unary '&' operand");
+                }
+                if self.is_bitfield(x) {
+                    let mut m = x;
+                    while let ExprKind::Paren(y) = self.ast.expr(m).kind {
+                        m = y;
+                    }
+                    if let ExprKind::Member { name, .. } = self.ast.expr(m).kind {
+                        let loc = self.ast.expr(at).loc;
+                        let msg = format!("cannot take address of bit-field '{}'", self.name(name));
+                        self.error(loc, 1, msg);
+                        return TypeId::ERROR;
+                    }
                 }
                 self.types.pointer(t)
             }
@@ -1521,10 +1615,19 @@ impl<'a> Sema<'a> {
         false
     }
 
-    fn cond_type(&mut self, at: TypeId, bt: TypeId, a: ExprId, b: ExprId) -> TypeId {
+    fn cond_type(
+        &mut self,
+        at: TypeId,
+        bt: TypeId,
+        a: ExprId,
+        b: ExprId,
+        question: crate::source::Loc,
+    ) -> TypeId {
         if self.types.is_error(at) || self.types.is_error(bt) {
             return TypeId::ERROR;
         }
+        // gcc reports mismatched operands at the `:`.
+        let colon = |s: &Self| (s.colon_after(question), 1);
         if self.types.is_arith(at) && self.types.is_arith(bt) {
             return self.types.usual(at, bt).unwrap_or(TypeId::ERROR);
         }
@@ -1546,21 +1649,81 @@ impl<'a> Sema<'a> {
                     let (pu, qu) = (self.types.unqual(p), self.types.unqual(q));
                     self.types.composite(pu, qu)
                 } else {
-                    p
+                    let (loc, len) = colon(self);
+                    self.warning(
+                        loc,
+                        len,
+                        "pointer type mismatch in conditional expression",
+                        "",
+                    );
+                    self.types.void()
                 };
                 let base = self.types.add_quals(base, qs);
                 self.types.pointer(base)
             }
-            (Some(_), None) => at,
-            (None, Some(_)) => bt,
+            (Some(_), None) | (None, Some(_)) => {
+                let (ptr, other, oe) = if self.types.pointee(at).is_some() {
+                    (at, bt, b)
+                } else {
+                    (bt, at, a)
+                };
+                if self.types.is_integer(other) {
+                    if !self.is_null_constant(oe) {
+                        let (loc, len) = colon(self);
+                        self.warning(
+                            loc,
+                            len,
+                            "pointer/integer type mismatch in conditional expression",
+                            "",
+                        );
+                    }
+                    ptr
+                } else {
+                    let (loc, len) = colon(self);
+                    self.error(loc, len, "type mismatch in conditional expression");
+                    TypeId::ERROR
+                }
+            }
             _ => {
                 if self.types.compatible_unqual(at, bt) {
                     self.types.unqual(at)
                 } else {
+                    if !self.types.is_vector(at) && !self.types.is_vector(bt) {
+                        let (loc, len) = colon(self);
+                        self.error(loc, len, "type mismatch in conditional expression");
+                    }
                     TypeId::ERROR
                 }
             }
         }
+    }
+
+    /// The `:` of the conditional expression whose `?` is at `question`.
+    fn colon_after(&self, question: crate::source::Loc) -> crate::source::Loc {
+        use crate::parse::ctok::{P, T};
+        let toks = &self.ast.tokens;
+        let Some(i) = toks.iter().position(|t| t.loc == question) else {
+            return question;
+        };
+        let (mut depth, mut pending) = (0i32, 0i32);
+        for t in &toks[i + 1..] {
+            match t.kind {
+                T::P(P::LParen | P::LBracket | P::LBrace) => depth += 1,
+                T::P(P::RParen | P::RBracket | P::RBrace) => depth -= 1,
+                T::P(P::Question) if depth == 0 => pending += 1,
+                T::P(P::Colon) if depth == 0 => {
+                    if pending == 0 {
+                        return t.loc;
+                    }
+                    pending -= 1;
+                }
+                _ => {}
+            }
+            if depth < 0 {
+                break;
+            }
+        }
+        question
     }
 
     fn call(&mut self, f: ExprId, args: &[ExprId]) -> TypeId {
@@ -2246,11 +2409,71 @@ impl<'a> Sema<'a> {
                     format!("{verb} of read-only member '{n}'")
                 }
             }
-            _ => return,
+            _ => format!("{verb} of read-only location '{}'", self.lvalue_text(x)),
         };
         let loc = self.ast.expr(at).loc;
         let len = self.tok_len_at(loc);
         self.error(loc, len, msg);
+    }
+
+    /// An lvalue as gcc prints it in messages: `a[1]`, `*p`, and an element through a
+    /// pointer as `*(p + 4)` (the offset in bytes, as gcc folds it).
+    fn lvalue_text(&mut self, e: ExprId) -> String {
+        let ast = self.ast;
+        match &ast.expr(e).kind {
+            ExprKind::Ident(s) => self.name(*s),
+            ExprKind::Int(i) => ast.lits.ints[*i as usize].value.to_string(),
+            ExprKind::Paren(x) => self.lvalue_text(*x),
+            ExprKind::Member { base, name, arrow } => {
+                let b = self.lvalue_text(*base);
+                let op = if *arrow { "->" } else { "." };
+                format!("{b}{op}{}", self.name(*name))
+            }
+            ExprKind::Index(a, i) => {
+                let at = self.expr_types[a.0 as usize];
+                if matches!(self.types.kind(at), Kind::Array(..)) {
+                    let (a, i) = (self.lvalue_text(*a), self.lvalue_text(*i));
+                    format!("{a}[{i}]")
+                } else {
+                    self.pointer_plus_text(*a, *i)
+                }
+            }
+            ExprKind::Unary(UnOp::Deref, x) => {
+                let mut y = *x;
+                while let ExprKind::Paren(z) = ast.expr(y).kind {
+                    y = z;
+                }
+                match ast.expr(y).kind {
+                    ExprKind::Binary(BinOp::Add, p, i)
+                        if self.types.pointee(self.expr_types[p.0 as usize]).is_some() =>
+                    {
+                        self.pointer_plus_text(p, i)
+                    }
+                    _ => format!("*{}", self.lvalue_text(*x)),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (a, b) = (self.lvalue_text(*a), self.lvalue_text(*b));
+                format!("{a} {} {b}", op.as_str())
+            }
+            _ => "<expression>".to_string(),
+        }
+    }
+
+    /// `*(p + N)` for element `i` through pointer `p` (N in bytes when `i` is constant).
+    fn pointer_plus_text(&mut self, p: ExprId, i: ExprId) -> String {
+        let pt = self.types.decay(self.expr_types[p.0 as usize]);
+        let size = self
+            .types
+            .pointee(pt)
+            .and_then(|t| self.types.size_align(t))
+            .map_or(1, |s| s.0 as i128);
+        let base = self.lvalue_text(p);
+        match self.eval(i) {
+            Some(0) => format!("*{base}"),
+            Some(v) => format!("*({base} + {})", v * size),
+            None => format!("*({base} + {})", self.lvalue_text(i)),
+        }
     }
 
     /// Bytes from `from` to the end of `e` when `e` is one token on the same line (else 1).
