@@ -1571,6 +1571,23 @@ impl<'a> Sema<'a> {
                     continue;
                 }
             }
+            if !matches!(self.types.kind(ty), Kind::Func(_)) && (sp.inline || sp.noreturn) {
+                let n = self.name(name);
+                let what = if sp.storage == Some(Storage::Typedef) {
+                    "typedef"
+                } else {
+                    "variable"
+                };
+                let len = self.sym_len(name);
+                if sp.inline {
+                    let msg = format!("{what} '{n}' declared 'inline'");
+                    self.warning(id.decl.loc, len, msg, "");
+                }
+                if sp.noreturn {
+                    let msg = format!("{what} '{n}' declared '_Noreturn'");
+                    self.warning(id.decl.loc, len, msg, "");
+                }
+            }
             if !sp.align.is_empty() {
                 let what = if matches!(self.types.kind(ty), Kind::Func(_)) {
                     "function"
@@ -1825,6 +1842,12 @@ impl<'a> Sema<'a> {
                                 "previous implicit declaration of '{n}' with type '{have}'"
                             );
                             self.note(po.loc, len, msg);
+                        } else if !is_func && {
+                            let (a, b) = (self.types.unqual(po.ty), self.types.unqual(ty));
+                            self.types.compatible(a, b)
+                        } {
+                            self.error(loc, len, format!("conflicting type qualifiers for '{n}'"));
+                            self.previous_note(p);
                         } else {
                             self.error(
                                 loc,
@@ -1848,6 +1871,14 @@ impl<'a> Sema<'a> {
                         );
                         self.note(po.loc, len, msg);
                         return p;
+                    } else if pl == Linkage::Internal && linkage == Linkage::External && !is_func {
+                        self.error(
+                            loc,
+                            len,
+                            format!("non-static declaration of '{n}' follows static declaration"),
+                        );
+                        self.previous_note(p);
+                        return p;
                     } else if pl == Linkage::External
                         && linkage == Linkage::Internal
                         && storage == Some(Storage::Static)
@@ -1867,7 +1898,8 @@ impl<'a> Sema<'a> {
                         let comp = self.types.composite(po.ty, ty);
                         let entry = &mut self.ords[p as usize];
                         entry.ty = comp;
-                        if defines {
+                        // Notes name the definition, else the latest declaration (gcc).
+                        if defines || !pd {
                             entry.loc = loc;
                         }
                         if let OrdKind::Object {
@@ -2081,6 +2113,9 @@ impl<'a> Sema<'a> {
             return;
         };
         let c99 = self.pp.opts.std.version >= 199901;
+        if sp.inline && self.name(name) == "main" && self.nesting == 0 {
+            self.warning(decl.loc, 4, "cannot inline function 'main'", "");
+        }
         if sp.ty == TypeSpec::None && c99 {
             self.permerror(sp.loc, 1, "return type defaults to 'int'", "implicit-int");
         }

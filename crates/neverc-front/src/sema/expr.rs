@@ -680,6 +680,9 @@ impl<'a> Sema<'a> {
                 self.depth -= 1;
                 let mut chosen = None;
                 let mut default = None;
+                // gcc's checks of the associations: earlier types and `default`.
+                let mut seen: Vec<(TypeId, crate::source::Loc)> = Vec::new();
+                let mut default_at = None;
                 for (tn, x) in assocs {
                     let xt = self.expr(*x);
                     match tn {
@@ -688,8 +691,23 @@ impl<'a> Sema<'a> {
                             if chosen.is_none() && self.types.compatible(ct, t) {
                                 chosen = Some((xt, *x));
                             }
+                            if !self.types.is_error(t) {
+                                let at = ast.type_name(*tn).loc;
+                                self.generic_association(ct, t, at, &mut seen);
+                            }
                         }
-                        None => default = Some((xt, *x)),
+                        None => {
+                            default = Some((xt, *x));
+                            // The `default` keyword, before the `:`.
+                            let at = self.tok_before(self.tok_before(self.start_expr_loc(*x)));
+                            match default_at {
+                                Some(first) => {
+                                    self.error(at, 7, "duplicate 'default' case in '_Generic'");
+                                    self.note(first, 7, "original 'default' is here");
+                                }
+                                None => default_at = Some(at),
+                            }
+                        }
                     }
                 }
                 match chosen.or(default) {
@@ -944,6 +962,35 @@ impl<'a> Sema<'a> {
             },
             _ => false,
         }
+    }
+
+    /// gcc's errors for a `_Generic` association of type `t` (at `at`): no complete object
+    /// type, or compatible with an earlier one (`seen`).
+    fn generic_association(
+        &mut self,
+        ct: TypeId,
+        t: TypeId,
+        at: crate::source::Loc,
+        seen: &mut Vec<(TypeId, crate::source::Loc)>,
+    ) {
+        let len = self.tok_len_at(at);
+        if matches!(self.types.kind(t), Kind::Func(_)) {
+            self.error(at, len, "'_Generic' association has function type");
+            return;
+        }
+        if !self.types.is_complete(t) {
+            self.error(at, len, "'_Generic' association has incomplete type");
+            return;
+        }
+        if let Some(&(_, prev)) = seen.iter().find(|(p, _)| self.types.compatible(*p, t)) {
+            self.error(at, len, "'_Generic' specifies two compatible types");
+            self.note(prev, len, "compatible type is here");
+            if self.types.compatible(ct, t) {
+                self.error(at, len, "'_Generic' selector matches multiple associations");
+                self.note(prev, len, "other match is here");
+            }
+        }
+        seen.push((t, at));
     }
 
     /// gcc's place for a type name's diagnostics: its type specifier (a tag's name).
