@@ -4,10 +4,19 @@
 //! refusals by name.
 
 use std::process::Command;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// A directory of its own for each compilation: tests run in parallel, and two of them
+/// may look at functions of the same name.
+fn scratch_dir(tag: &str) -> std::path::PathBuf {
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::SeqCst);
+    std::env::temp_dir().join(format!("neverc-a64-{tag}-{}-{n}", std::process::id()))
+}
 
 /// The instruction lines of function `name` in the `-S` output for `src`.
 fn code(src: &str, name: &str) -> Vec<String> {
-    let dir = std::env::temp_dir().join(format!("neverc-a64-cg-{}-{name}", std::process::id()));
+    let dir = scratch_dir("cg");
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join("t.c");
     std::fs::write(&c, src).unwrap();
@@ -43,7 +52,7 @@ fn code(src: &str, name: &str) -> Vec<String> {
 }
 
 fn refusal(src: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("neverc-a64-ref-{}", std::process::id()));
+    let dir = scratch_dir("ref");
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join("t.c");
     std::fs::write(&c, src).unwrap();
