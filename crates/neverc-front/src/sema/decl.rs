@@ -2155,8 +2155,12 @@ impl<'a> Sema<'a> {
                 }
             }
         }
+        // Declarations of names that are no parameter: reported, then declared in the body
+        // as gcc does (so uses are not reported again).
+        let mut kr_extra = Vec::new();
         for k in &kr_types {
             if !params.iter().any(|p| p.name == Some(k.0)) {
+                kr_extra.push(*k);
                 let n = self.name(k.0);
                 self.error(
                     k.2,
@@ -2260,6 +2264,19 @@ impl<'a> Sema<'a> {
                     },
                 });
             }
+        }
+        for (n, t, loc) in kr_extra {
+            self.bind(Ordinary {
+                name: n,
+                ty: t,
+                loc,
+                kind: OrdKind::Object {
+                    linkage: Linkage::None,
+                    is_static: false,
+                    defined: true,
+                    implicit: false,
+                },
+            });
         }
         self.functions.insert(def, (fid, param_entries));
         self.note_func_align(fid, &sp.attrs, &decl.attrs);
