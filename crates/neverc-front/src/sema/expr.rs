@@ -1337,7 +1337,42 @@ impl<'a> Sema<'a> {
         ) {
             self.comparison_warnings(op, a, b, at, bt, at_e);
         }
+        if self.types.is_integer(at) && self.types.is_integer(bt) {
+            self.constant_operand_warnings(op, b, at, at_e);
+        }
         self.binary_types(op, at, bt)
+    }
+
+    /// gcc's default warnings for a constant right operand: division by zero, shift
+    /// counts that are negative or not less than the width of the promoted left operand.
+    fn constant_operand_warnings(&mut self, op: BinOp, b: ExprId, at: TypeId, at_e: ExprId) {
+        if !matches!(op, BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr) || self.depth > 0 {
+            return;
+        }
+        let Some(v) = self.eval(b) else {
+            return;
+        };
+        let loc = self.ast.expr(at_e).loc;
+        let len = op.as_str().len() as u32;
+        let dir = if op == BinOp::Shl { "left" } else { "right" };
+        match op {
+            BinOp::Div | BinOp::Mod if v == 0 => {
+                self.warning(loc, len, "division by zero", "div-by-zero");
+            }
+            BinOp::Shl | BinOp::Shr if v < 0 => {
+                let msg = format!("{dir} shift count is negative");
+                self.warning(loc, len, msg, "shift-count-negative");
+            }
+            BinOp::Shl | BinOp::Shr => {
+                let pt = self.types.promote(at);
+                let bits = self.types.int_kind(pt).map(|k| self.types.int_bits(k));
+                if bits.is_some_and(|w| v >= w as i128) {
+                    let msg = format!("{dir} shift count >= width of type");
+                    self.warning(loc, len, msg, "shift-count-overflow");
+                }
+            }
+            _ => {}
+        }
     }
 
     /// Is the integer expression `e` known not to be negative (for -Wsign-compare)?
