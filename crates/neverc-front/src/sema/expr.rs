@@ -612,6 +612,7 @@ impl<'a> Sema<'a> {
                     self.error(ex.loc, 1, format!("cast specifies {what} type"));
                     return TypeId::ERROR;
                 }
+                self.cast_size_warnings(st, t, *x, ex.loc);
                 if let (&Kind::Record(r), false) = (self.types.kind(t), self.types.is_error(st)) {
                     // A record only from its own type, a union (GNU) from a member's.
                     if !self.types.compatible_unqual(t, st) {
@@ -991,6 +992,35 @@ impl<'a> Sema<'a> {
             }
         }
         seen.push((t, at));
+    }
+
+    /// gcc's default warnings for casts between pointers and integers of another size
+    /// (an integer constant may become a pointer of any size).
+    fn cast_size_warnings(&mut self, from: TypeId, to: TypeId, x: ExprId, at: crate::source::Loc) {
+        let ptr = self.types.machine.data_model.pointer.size as u64;
+        let int_size = |s: &Self, t: TypeId| {
+            (s.types.is_integer(t) && !matches!(s.types.kind(t), Kind::Bool))
+                .then(|| s.types.size_align(t).map(|z| z.0))
+                .flatten()
+        };
+        if self.types.pointee(from).is_some() && int_size(self, to).is_some_and(|n| n != ptr) {
+            self.warning(
+                at,
+                1,
+                "cast from pointer to integer of different size",
+                "pointer-to-int-cast",
+            );
+        } else if self.types.pointee(to).is_some()
+            && int_size(self, from).is_some_and(|n| n != ptr)
+            && self.eval(x).is_none()
+        {
+            self.warning(
+                at,
+                1,
+                "cast to pointer from integer of different size",
+                "int-to-pointer-cast",
+            );
+        }
     }
 
     /// gcc's place for a type name's diagnostics: its type specifier (a tag's name).
