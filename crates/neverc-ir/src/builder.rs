@@ -33,6 +33,29 @@ impl FunctionBuilder {
         }
     }
 
+    /// As [`new`](Self::new), in the vectors of a function that is done with: their
+    /// capacity is reused (one function after another without fresh memory).
+    pub fn new_in(mut storage: Function, sym: Sym, plan: CallPlan, variadic: bool) -> Self {
+        let f = &mut storage;
+        f.sym = sym;
+        f.plan = plan;
+        f.param_mem.clear();
+        f.variadic = variadic;
+        f.blocks.clear();
+        f.blocks.push(BlockData::default());
+        f.insts.clear();
+        f.values.clear();
+        f.slots.clear();
+        f.plans.clear();
+        f.calls_setjmp = false;
+        f.align = 16;
+        f.declared_inline = false;
+        FunctionBuilder {
+            func: storage,
+            cur: Block(0),
+        }
+    }
+
     /// Room for about `insts` instructions (and as many values) without regrowing: a
     /// hint, e.g. from the previous function, saving the copies of repeated doubling.
     pub fn reserve(&mut self, insts: usize) {

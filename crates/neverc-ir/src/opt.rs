@@ -411,8 +411,59 @@ pub fn mem2reg(f: &mut Function) {
 /// (`|_| true`) and at -O0 only those declared inline (`|f| f.declared_inline`). Modules
 /// with file-scope asm keep everything (its text may name them).
 pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Function) -> bool) {
-    if !m.toplevel_asm.is_empty() {
+    let mut refs = Vec::new();
+    let summaries: Vec<FunctionRefs> = m
+        .functions
+        .iter()
+        .map(|f| {
+            refs.clear();
+            function_refs(f, &mut refs);
+            FunctionRefs {
+                sym: f.sym,
+                removable: removable(f),
+                refs: refs.clone(),
+            }
+        })
+        .collect();
+    let Some(referenced) = referenced_symbols(m, &summaries) else {
         return;
+    };
+    m.functions.retain(|f| referenced[f.sym.index()]);
+    forget_unreferenced_functions(m, &referenced);
+}
+
+/// What [`referenced_symbols`] needs of a function (which may be compiled and gone).
+#[derive(Clone, Debug)]
+pub struct FunctionRefs {
+    pub sym: Sym,
+    /// It may be removed when nothing refers to it.
+    pub removable: bool,
+    /// The symbols its code names ([`function_refs`]).
+    pub refs: Vec<Sym>,
+}
+
+/// Appends the symbols `f` names (addresses taken, direct calls), in instruction order.
+pub fn function_refs(f: &Function, out: &mut Vec<Sym>) {
+    for b in &f.blocks {
+        for &i in &b.insts {
+            match &f.inst(i).op {
+                Op::SymAddr { sym, .. }
+                | Op::Call {
+                    callee: Callee::Direct(sym),
+                    ..
+                } => out.push(*sym),
+                _ => {}
+            }
+        }
+    }
+}
+
+/// The reachability [`remove_unreferenced_functions`] decides by, over function summaries
+/// (`m.functions` is not looked at): by symbol, whether something kept refers to it. None
+/// when the module has file-scope asm (everything stays).
+pub fn referenced_symbols(m: &Module, functions: &[FunctionRefs]) -> Option<Vec<bool>> {
+    if !m.toplevel_asm.is_empty() {
+        return None;
     }
     let n = m.symbols.len();
     let mut referenced = vec![false; n];
@@ -430,8 +481,8 @@ pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Functio
             mark(Sym(i as u32), &mut referenced, &mut work);
         }
     }
-    for f in &m.functions {
-        if !removable(f) {
+    for f in functions {
+        if !f.removable {
             mark(f.sym, &mut referenced, &mut work);
         }
     }
@@ -441,8 +492,7 @@ pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Functio
     for &(_, s) in m.constructors.iter().chain(m.destructors.iter()) {
         mark(s, &mut referenced, &mut work);
     }
-    let by_sym: std::collections::HashMap<Sym, usize> = m
-        .functions
+    let by_sym: std::collections::HashMap<Sym, usize> = functions
         .iter()
         .enumerate()
         .map(|(i, f)| (f.sym, i))
@@ -463,22 +513,17 @@ pub fn remove_unreferenced_functions(m: &mut Module, removable: impl Fn(&Functio
             }
         }
         if let Some(&fi) = by_sym.get(&s) {
-            let f = &m.functions[fi];
-            for b in &f.blocks {
-                for &i in &b.insts {
-                    match &f.inst(i).op {
-                        Op::SymAddr { sym, .. } => mark(*sym, &mut referenced, &mut work),
-                        Op::Call {
-                            callee: Callee::Direct(sym),
-                            ..
-                        } => mark(*sym, &mut referenced, &mut work),
-                        _ => {}
-                    }
-                }
+            for &t in &functions[fi].refs {
+                mark(t, &mut referenced, &mut work);
             }
         }
     }
-    m.functions.retain(|f| referenced[f.sym.index()]);
+    Some(referenced)
+}
+
+/// After removing the functions [`referenced_symbols`] left unreferenced: their symbols
+/// are no longer defined.
+pub fn forget_unreferenced_functions(m: &mut Module, referenced: &[bool]) {
     for (i, sd) in m.symbols.iter_mut().enumerate() {
         if !referenced[i] && sd.binding == Binding::Local && sd.kind == SymKind::Func {
             // No body any more; nothing refers to it, so the object does not list it.
