@@ -114,38 +114,88 @@ pub fn machine_env() -> MachineEnv {
     }
 }
 
-/// What the data pass needs of a compiled function (block addresses); the instructions
-/// themselves are not kept.
-struct FnOut {
-    block_labels: HashMap<ir::Block, Label>,
-    section: SectionId,
-    offset: u64,
-    label_offsets: asm::LabelOffsets,
+/// Where lowering's own symbols (library helpers named by lowering, not by the IR) start in
+/// the provisional symbol numbering of [`FnCode`]: below it, `SymId(i)` is the module's
+/// symbol `i`; the object's real symbols are declared by [`ModuleCompiler::finish`].
+const LIBCALL_BASE: u32 = 1 << 31;
+
+/// One function's machine code, ready to be placed: what [`ModuleCompiler::finish`] needs
+/// of it (the IR and every intermediate form are gone).
+pub struct FnCode {
+    sym: ir::Sym,
+    align: u32,
+    bytes: Vec<u8>,
+    /// Symbol fixups in provisional numbering (see [`LIBCALL_BASE`]).
+    fixups: Vec<Fixup>,
+    size: u64,
+    /// Frame changes by code offset.
+    cfi: Vec<(u32, neverc_codegen::cfi::CfaOp)>,
+    /// By IR block: its final label and offset, for blocks that were emitted.
+    blocks: Vec<Option<(Label, u32)>>,
+    /// Library helpers lowering named, in the order it named them (their declaration order).
+    libcalls: Vec<u32>,
+    /// The `-S` text of the function (empty for `-c`).
+    text: String,
 }
 
-fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, BackendError> {
-    if !m.toplevel_asm.is_empty() {
-        return Err(BackendError {
-            message: "the x86-64 back end cannot lower file-scope asm statements".into(),
-        });
-    }
-    let mut obj = ObjectModule::new(ObjTarget::x86_64());
-    let syms: Vec<SymId> = m.symbols.iter().map(|s| obj.declare(&s.name)).collect();
-    let env = machine_env();
-    let want_text = !opts.object_only;
-    let mut out_text = AsmText::new(want_text);
-    let mut fns: Vec<FnOut> = Vec::new();
-    let mut frames: Vec<FrameDescription> = Vec::new();
-    // Code fixups, resolved once every symbol is placed.
-    let mut pending: Vec<(SectionId, u64, Vec<Fixup>)> = Vec::new();
+/// Compiles functions one at a time ([`compile_function`](Self::compile_function), any
+/// time, e.g. as irgen finishes each), then places them with the module's data in an object
+/// ([`finish`](Self::finish)). The result does not depend on whether the functions were
+/// compiled before the rest of the module existed, as long as the symbols each function
+/// refers to do not change afterwards.
+pub struct ModuleCompiler<'o> {
+    opts: &'o Options,
+    checked: bool,
+    env: MachineEnv,
+    /// `SymId(i)` for every module symbol `i` seen so far (the provisional numbering).
+    ids: Vec<SymId>,
+    /// Names of the library helpers lowering asked for, by provisional number - LIBCALL_BASE.
+    libcalls: Vec<String>,
+    libcall_ids: HashMap<String, u32>,
+}
 
-    for (fi, f) in m.functions.iter().enumerate() {
+impl<'o> ModuleCompiler<'o> {
+    /// `checked`: run the IR verifier, regalloc2's SSA validation and its checker too.
+    pub fn new(opts: &'o Options, checked: bool) -> Self {
+        ModuleCompiler {
+            opts,
+            checked,
+            env: machine_env(),
+            ids: Vec::new(),
+            libcalls: Vec::new(),
+            libcall_ids: HashMap::new(),
+        }
+    }
+
+    /// Compiles `f`, the `fi`th function of the module's output (it names the `-S` labels),
+    /// against the symbols `m` has now.
+    pub fn compile_function(
+        &mut self,
+        m: &ir::Module,
+        f: &ir::Function,
+        fi: usize,
+    ) -> Result<FnCode, BackendError> {
+        let opts = self.opts;
+        let checked = self.checked;
         if checked {
             ir::verify(f).map_err(|e| {
                 internal(format!("IR of {} does not verify: {e}", m.sym(f.sym).name))
             })?;
         }
-        let low = lower_function(m, f, opts, &syms, &mut |n: &str| obj.declare(n))?;
+        while self.ids.len() < m.symbols.len() {
+            self.ids.push(SymId(self.ids.len() as u32));
+        }
+        let mut libcalls: Vec<u32> = Vec::new();
+        let (names, ids) = (&mut self.libcalls, &mut self.libcall_ids);
+        let mut libcall = |n: &str| -> SymId {
+            let k = *ids.entry(n.to_string()).or_insert_with(|| {
+                names.push(n.to_string());
+                (names.len() - 1) as u32
+            });
+            libcalls.push(k);
+            SymId(LIBCALL_BASE + k)
+        };
+        let low = lower_function(m, f, opts, &self.ids, &mut libcall)?;
         if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
             return Err(internal(format!(
                 "an instruction of {} has more than 63 register operands",
@@ -162,49 +212,43 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             validate_ssa: checked,
             algorithm,
         };
-        let out = regalloc2::run(&low.vcode, &env, &ra_opts).map_err(|e| {
+        let out = regalloc2::run(&low.vcode, &self.env, &ra_opts).map_err(|e| {
             internal(format!(
                 "register allocation of {} failed: {e}",
                 m.sym(f.sym).name
             ))
         })?;
         if checked {
-            let mut ch = regalloc2::checker::Checker::new(&low.vcode, &env);
+            let mut ch = regalloc2::checker::Checker::new(&low.vcode, &self.env);
             ch.prepare(&out);
             ch.run().map_err(|e| {
                 internal(format!("regalloc2 checker on {}: {e:?}", m.sym(f.sym).name))
             })?;
         }
         let mut emitted = emit_function(&low, &out);
+        drop(out);
+        drop(low);
         emitted.insts.push(Inst::Align(16));
         let sd = m.sym(f.sym);
-        let mut asm = asm::assemble(&emitted.insts)
+        let asm = asm::assemble(&emitted.insts)
             .map_err(|e| internal(format!("{} in function {}", e.message, sd.name)))?;
-        let section = std_or_user(
-            &mut obj,
-            SectionKind::Text,
-            &sd.name,
-            opts.function_sections,
-            sd.section.as_deref(),
-            true,
-            false,
-            16,
-        );
-        let offset = obj.append(section, &asm.bytes, u64::from(f.align.max(16)));
-        pending.push((section, offset, std::mem::take(&mut asm.fixups)));
         let size = *asm.label_offsets.get(&emitted.end).unwrap_or(&0) as u64;
-        obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
-            .map_err(internal)?;
-        // Text.
-        if want_text {
-            let st = out_text.section(section);
+        let mut text = String::new();
+        if !opts.object_only {
+            let st = &mut text;
             let name = sd.name.clone();
             write_sym_attrs(st, &name, sd, "@function");
             let _ = writeln!(st, "\t.p2align {}", f.align.max(16).trailing_zeros());
             let _ = writeln!(st, "{name}:");
             let _ = writeln!(st, "\t.cfi_startproc");
             let labels = |l: Label| format!(".Lf{fi}_{}", l.0);
-            let names = |s: SymId| obj.symbol_name(s).to_string();
+            let names = |s: SymId| {
+                if s.0 >= LIBCALL_BASE {
+                    self.libcalls[(s.0 - LIBCALL_BASE) as usize].clone()
+                } else {
+                    m.symbols[s.0 as usize].name.clone()
+                }
+            };
             let mut ci = 0;
             for (i, inst) in emitted.insts.iter().enumerate() {
                 for &(s, e) in &emitted.app {
@@ -231,29 +275,133 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 }
             }
         }
-        frames.push(FrameDescription {
-            func_sym: syms[f.sym.index()],
-            start: offset as u32,
-            len: size as u32,
-            ops: emitted
+        let mut blocks = vec![None; f.blocks.len()];
+        for (&b, &l) in &emitted.block_labels {
+            if let (Some(slot), Some(&off)) = (blocks.get_mut(b.index()), asm.label_offsets.get(&l))
+            {
+                *slot = Some((l, off));
+            }
+        }
+        Ok(FnCode {
+            sym: f.sym,
+            align: f.align,
+            bytes: asm.bytes,
+            fixups: asm.fixups,
+            size,
+            cfi: emitted
                 .cfi
                 .iter()
                 .map(|&(_, l, op)| (asm.label_offsets[&l], op))
                 .collect(),
-        });
-        fns.push(FnOut {
-            block_labels: emitted.block_labels,
+            blocks,
+            libcalls,
+            text,
+        })
+    }
+
+    /// The object (and `-S` text) of `m` with its functions' code, in `code`'s order.
+    /// `m.functions` is not looked at: the functions may be gone already.
+    pub fn finish(&self, m: &ir::Module, code: Vec<FnCode>) -> Result<Compiled, BackendError> {
+        place(m, self.opts, &self.libcalls, code)
+    }
+}
+
+fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, BackendError> {
+    if !m.toplevel_asm.is_empty() {
+        return Err(toplevel_asm_error());
+    }
+    let mut mc = ModuleCompiler::new(opts, checked);
+    let mut code = Vec::with_capacity(m.functions.len());
+    for (fi, f) in m.functions.iter().enumerate() {
+        code.push(mc.compile_function(m, f, fi)?);
+    }
+    mc.finish(m, code)
+}
+
+fn toplevel_asm_error() -> BackendError {
+    BackendError {
+        message: "the x86-64 back end cannot lower file-scope asm statements".into(),
+    }
+}
+
+/// Places compiled functions, then the data, aliases, constructors and `.eh_frame`, in an
+/// object; the provisional symbol numbers of the code become the object's symbols.
+fn place(
+    m: &ir::Module,
+    opts: &Options,
+    libcall_names: &[String],
+    code: Vec<FnCode>,
+) -> Result<Compiled, BackendError> {
+    if !m.toplevel_asm.is_empty() {
+        return Err(toplevel_asm_error());
+    }
+    let mut obj = ObjectModule::new(ObjTarget::x86_64());
+    let syms: Vec<SymId> = m.symbols.iter().map(|s| obj.declare(&s.name)).collect();
+    // Library helpers, in the order the old one-pass back end declared them: as the
+    // functions' lowering first named them.
+    let mut libcall_syms: Vec<Option<SymId>> = vec![None; libcall_names.len()];
+    for c in &code {
+        for &k in &c.libcalls {
+            let s = &mut libcall_syms[k as usize];
+            if s.is_none() {
+                *s = Some(obj.declare(&libcall_names[k as usize]));
+            }
+        }
+    }
+    let real = |s: SymId| -> SymId {
+        if s.0 >= LIBCALL_BASE {
+            libcall_syms[(s.0 - LIBCALL_BASE) as usize].expect("a declared library helper")
+        } else {
+            syms[s.0 as usize]
+        }
+    };
+    let want_text = !opts.object_only;
+    let mut out_text = AsmText::new(want_text);
+    // Where each function landed: section and offset.
+    let mut placed: Vec<(SectionId, u64)> = Vec::with_capacity(code.len());
+    let mut frames: Vec<FrameDescription> = Vec::new();
+    // Code fixups, resolved once every symbol is placed.
+    let mut pending: Vec<(SectionId, u64, Vec<Fixup>)> = Vec::new();
+
+    for c in &code {
+        let sd = m.sym(c.sym);
+        let section = std_or_user(
+            &mut obj,
+            SectionKind::Text,
+            &sd.name,
+            opts.function_sections,
+            sd.section.as_deref(),
+            true,
+            false,
+            16,
+        );
+        let offset = obj.append(section, &c.bytes, u64::from(c.align.max(16)));
+        pending.push((
             section,
             offset,
-            label_offsets: asm.label_offsets,
+            c.fixups
+                .iter()
+                .map(|&f| Fixup {
+                    sym: real(f.sym),
+                    ..f
+                })
+                .collect(),
+        ));
+        obj.define(syms[c.sym.index()], section, offset, c.size, info_of(sd))
+            .map_err(internal)?;
+        if want_text {
+            out_text.section(section).push_str(&c.text);
+        }
+        frames.push(FrameDescription {
+            func_sym: syms[c.sym.index()],
+            start: offset as u32,
+            len: c.size as u32,
+            ops: c.cfi.clone(),
         });
+        placed.push((section, offset));
     }
-    let fn_index: HashMap<ir::Sym, usize> = m
-        .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.sym, i))
-        .collect();
+    let fn_index: HashMap<ir::Sym, usize> =
+        code.iter().enumerate().map(|(i, c)| (c.sym, i)).collect();
 
     // Data, aliases, constructors.
     let data_opts = DataOptions {
@@ -264,12 +412,11 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         let fi = *fn_index
             .get(&fsym)
             .ok_or("internal error in the x86-64 back end: a block address of a function not in the module")?;
-        let fo = &fns[fi];
-        let lab = *fo.block_labels.get(&blk).ok_or(
+        let (fsec, foff) = placed[fi];
+        let (lab, loff) = code[fi].blocks.get(blk.index()).copied().flatten().ok_or(
             "internal error in the x86-64 back end: the address of a block that was not emitted",
         )?;
-        let loff = fo.label_offsets[&lab] as u64;
-        Ok((fo.section, fo.offset + loff, format!(".Lf{fi}_{}", lab.0)))
+        Ok((fsec, foff + loff as u64, format!(".Lf{fi}_{}", lab.0)))
     })
     .map_err(|e| BackendError { message: e })?;
     emit_aliases_and_undefined(&mut obj, m, &syms, &mut out_text).map_err(internal)?;
