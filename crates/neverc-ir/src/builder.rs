@@ -50,6 +50,7 @@ impl FunctionBuilder {
         f.calls_setjmp = false;
         f.align = 16;
         f.declared_inline = false;
+        f.inline_hint = InlineHint::Default;
         FunctionBuilder {
             func: storage,
             cur: Block(0),

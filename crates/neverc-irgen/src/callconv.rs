@@ -553,6 +553,6 @@ impl<'a> Gen<'a> {
         let results = b.call(Callee::Direct(target), args, arg_mem, pid, &res_tys);
         b.push(Op::Return(results), None);
         let f = b.finish();
-        self.module.functions.push(f);
+        self.add_function(f);
     }
 }

@@ -883,6 +883,11 @@ impl<'a> Gen<'a> {
     ) {
         // A symbol is defined once; a later definition replaces a tentative one.
         self.module.data.retain(|d| d.sym != sym);
+        if self.sink.is_some() {
+            // Streaming: functions compiled before the end see it defined (see
+            // `generate_streaming`).
+            self.module.symbols[sym.index()].defined = true;
+        }
         self.module.data.push(DataObject {
             sym,
             size,

@@ -1955,6 +1955,9 @@ impl<'a> Gen<'a> {
         }
         let mut data = bytes.to_vec();
         data.extend(std::iter::repeat_n(0u8, unit as usize));
+        if self.sink.is_some() {
+            self.module.symbols[sym.index()].defined = true;
+        }
         self.module.data.push(DataObject {
             sym,
             size: data.len() as u64,

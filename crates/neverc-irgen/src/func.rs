@@ -199,7 +199,10 @@ impl<'a> Gen<'a> {
                 None => return,
             }
         };
-        let mut b = FunctionBuilder::new(sym, plan.clone(), func.variadic);
+        let mut b = match self.spare.take() {
+            Some(storage) => FunctionBuilder::new_in(storage, sym, plan.clone(), func.variadic),
+            None => FunctionBuilder::new(sym, plan.clone(), func.variadic),
+        };
         b.reserve(self.inst_hint);
         if let Some(&a) = self.t.func_align.get(&o) {
             b.func.align = a.max(16).next_power_of_two();
@@ -322,7 +325,7 @@ impl<'a> Gen<'a> {
             }
         }
         self.defined.insert(o, ());
-        self.module.functions.push(func);
+        self.add_function(func);
     }
 
     /// Whether the block being generated can be reached from the entry: through branch

@@ -85,34 +85,7 @@ pub fn generate_with_warnings(
     opts: &Options,
     is_system: &dyn Fn(Loc) -> bool,
 ) -> (Result<Module, Vec<Refusal>>, Vec<Warning>) {
-    let mut g = Gen {
-        ast,
-        t: typed,
-        interner,
-        machine,
-        opts: opts.clone(),
-        module: Module::default(),
-        refusals: Vec::new(),
-        ord_sym: FxHashMap::default(),
-        statics: 0,
-        strings: FxHashMap::default(),
-        layouts: FxHashMap::default(),
-        defined: FxHashMap::default(),
-        fs: None,
-        cur_loc: Loc::default(),
-        nested_parent: FxHashMap::default(),
-        nested_layouts: FxHashMap::default(),
-        inst_hint: 0,
-        declared_inline: FxHashSet::default(),
-        cc_attrs: FxHashMap::default(),
-        cc_cache: FxHashMap::default(),
-        cc_user_fns: FxHashSet::default(),
-        cc_defined_fns: FxHashSet::default(),
-        warnings: Vec::new(),
-        noreturn: FxHashSet::default(),
-        cc_thunks: Vec::new(),
-        inline_hints: FxHashMap::default(),
-    };
+    let mut g = Gen::new(ast, typed, interner, machine, opts, None);
     g.collect_cc_attrs(is_system);
     for &d in &ast.items {
         g.top_decl(d);
@@ -127,6 +100,61 @@ pub fn generate_with_warnings(
     let warnings = std::mem::take(&mut g.warnings);
     if g.refusals.is_empty() {
         (Ok(g.module), warnings)
+    } else {
+        (Err(g.refusals), warnings)
+    }
+}
+
+/// Receives each function as soon as it is generated, with the module as it is then.
+pub type FunctionSink<'s> = &'s mut dyn FnMut(&Module, &neverc_ir::Function);
+
+/// What [`generate_streaming`] leaves once every function went to the sink.
+pub struct Streamed {
+    /// The module without its functions.
+    pub module: Module,
+    /// The functions some declaration of which says `inline` (what
+    /// [`neverc_ir::Function::declared_inline`] says of a function generated whole).
+    pub declared_inline: FxHashSet<Sym>,
+    /// The semantic tables again, to run [`generate_with_warnings`] after all if the caller
+    /// finds the functions it compiled early saw symbols that changed later (see below).
+    pub typed: Typed,
+}
+
+/// As [`generate_with_warnings`], but each function goes to `sink` as soon as it is
+/// generated instead of into the module, so a caller can compile it and free its IR before
+/// the next one (memory stays small and warm). The module the sink sees is the one
+/// generated so far, except that symbols of the unit's file-scope function and object
+/// definitions are `defined` from their first mention (the whole-module result marks them
+/// at the end): a function compiled early sees what it would see in the finished module,
+/// unless a later declaration changes a symbol it refers to (an `__asm__` rename, a new
+/// attribute, a definition this prediction missed, a calling-convention thunk). Callers
+/// compare the symbols each function used with the final ones and regenerate with
+/// [`generate_with_warnings`] on a difference.
+pub fn generate_streaming(
+    ast: &Ast,
+    typed: Typed,
+    interner: &Interner,
+    machine: Machine,
+    opts: &Options,
+    is_system: &dyn Fn(Loc) -> bool,
+    sink: FunctionSink<'_>,
+) -> (Result<Streamed, Vec<Refusal>>, Vec<Warning>) {
+    let mut g = Gen::new(ast, typed, interner, machine, opts, Some(sink));
+    g.collect_cc_attrs(is_system);
+    g.predict_defined();
+    for &d in &ast.items {
+        g.top_decl(d);
+    }
+    g.emit_thunks();
+    g.finish_symbols();
+    let warnings = std::mem::take(&mut g.warnings);
+    if g.refusals.is_empty() {
+        let st = Streamed {
+            module: g.module,
+            declared_inline: g.declared_inline,
+            typed: g.t,
+        };
+        (Ok(st), warnings)
     } else {
         (Err(g.refusals), warnings)
     }
@@ -177,9 +205,104 @@ pub(crate) struct Gen<'a> {
     pub(crate) cc_thunks: Vec<(u32, Sym, Loc)>,
     /// `noinline`/`noipa` and `always_inline` of any declaration of a function.
     pub inline_hints: FxHashMap<Sym, neverc_ir::InlineHint>,
+    /// Streaming generation: where finished functions go (see [`generate_streaming`]).
+    pub sink: Option<FunctionSink<'a>>,
+    /// Streaming generation: the entries the unit defines at file scope, whose symbols are
+    /// marked defined when created.
+    pub will_define: FxHashSet<u32>,
+    /// Streaming: the last function, handed over already; the next one is built in its
+    /// vectors.
+    pub spare: Option<neverc_ir::Function>,
 }
 
 impl<'a> Gen<'a> {
+    fn new(
+        ast: &'a Ast,
+        typed: Typed,
+        interner: &'a Interner,
+        machine: Machine,
+        opts: &Options,
+        sink: Option<FunctionSink<'a>>,
+    ) -> Self {
+        Gen {
+            ast,
+            t: typed,
+            interner,
+            machine,
+            opts: opts.clone(),
+            module: Module::default(),
+            refusals: Vec::new(),
+            ord_sym: FxHashMap::default(),
+            statics: 0,
+            strings: FxHashMap::default(),
+            layouts: FxHashMap::default(),
+            defined: FxHashMap::default(),
+            fs: None,
+            cur_loc: Loc::default(),
+            nested_parent: FxHashMap::default(),
+            nested_layouts: FxHashMap::default(),
+            inst_hint: 0,
+            declared_inline: FxHashSet::default(),
+            cc_attrs: FxHashMap::default(),
+            cc_cache: FxHashMap::default(),
+            cc_user_fns: FxHashSet::default(),
+            cc_defined_fns: FxHashSet::default(),
+            warnings: Vec::new(),
+            noreturn: FxHashSet::default(),
+            cc_thunks: Vec::new(),
+            inline_hints: FxHashMap::default(),
+            sink,
+            will_define: FxHashSet::default(),
+            spare: None,
+        }
+    }
+
+    /// Streaming: the file-scope entries `top_decl` will define (function bodies, objects
+    /// with an initialiser or a tentative definition), as it decides.
+    fn predict_defined(&mut self) {
+        let ast = self.ast;
+        for &d in &ast.items {
+            match &ast.decl(d).kind {
+                DeclKind::Vars { specs, list } => {
+                    let sp = ast.spec(*specs);
+                    if sp.storage == Some(Storage::Typedef) {
+                        continue;
+                    }
+                    for (i, id) in list.iter().enumerate() {
+                        let Some(&o) = self.t.decl_ords.get(&(d, i as u32)) else {
+                            continue;
+                        };
+                        let ty = self.t.ords[o as usize].ty;
+                        if matches!(self.t.types.kind(ty), Kind::Func(_)) {
+                            continue;
+                        }
+                        if id.init.is_some() || sp.storage != Some(Storage::Extern) {
+                            self.will_define.insert(o);
+                        }
+                    }
+                }
+                DeclKind::FunctionDef { .. } => {
+                    if let Some(&(o, _)) = self.t.functions.get(&d) {
+                        self.will_define.insert(o);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// A generated function: into the module, or to the streaming sink.
+    pub(crate) fn add_function(&mut self, func: neverc_ir::Function) {
+        match &mut self.sink {
+            Some(sink) => {
+                self.module.symbols[func.sym.index()].defined = true;
+                sink(&self.module, &func);
+                self.spare = Some(func);
+            }
+            None => self.module.functions.push(func),
+        }
+    }
+
     pub fn refuse(&mut self, loc: Loc, what: impl Into<String>) {
         let what = what.into();
         let message = match &self.fs {
@@ -320,6 +443,9 @@ impl<'a> Gen<'a> {
             let s = &mut self.module.symbols[sym.index()];
             s.binding = Binding::Local;
             s.local = true;
+        }
+        if self.will_define.contains(&o) {
+            self.module.symbols[sym.index()].defined = true;
         }
         self.ord_sym.insert(o, sym);
         sym

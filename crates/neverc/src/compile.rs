@@ -314,14 +314,38 @@ fn compile_one(
         callconv,
         warn_return_type: warning_wanted(&opts.warnings, "return-type", &["all"]),
     };
-    let (generated, warnings) = neverc_irgen::generate_with_warnings(
-        &ast,
-        typed,
-        &pp.interner,
-        neverc_abi::Machine::from(target),
-        &irgen_opts,
-        &|loc| pp.is_system(loc.file),
-    );
+    let be_opts = backend_options(opts);
+    let dump_ir = opts.fflags.iter().any(|f| f == "dump-ir");
+    let dump_plans = opts.fflags.iter().any(|f| f == "dump-cc-plans");
+    // x86-64 -O0 objects: each function is compiled as soon as irgen has made it, and its IR
+    // freed (the module is never whole: memory stays small and what the back end reads is
+    // still in the cache). -O1 optimises the whole module; -S and the dumps print it whole.
+    let (generated, warnings) = if opts.opt_level == OptLevel::O0
+        && target.arch == neverc_target::Arch::X86_64
+        && opts.stage != Stage::Assemble
+        && !dump_ir
+        && !dump_plans
+    {
+        compile_streaming(
+            &ast,
+            typed,
+            &pp.interner,
+            neverc_abi::Machine::from(target),
+            &irgen_opts,
+            &|loc| pp.is_system(loc.file),
+            &be_opts,
+        )
+    } else {
+        let (g, w) = neverc_irgen::generate_with_warnings(
+            &ast,
+            typed,
+            &pp.interner,
+            neverc_abi::Machine::from(target),
+            &irgen_opts,
+            &|loc| pp.is_system(loc.file),
+        );
+        (g.map(Generated::Module), w)
+    };
     // Warnings about custom calling conventions; unknown spec segments under -Wextra.
     let extra = opts.warnings.is_enabled("extra");
     // gcc names the function before a warning found on its control flow.
@@ -354,7 +378,17 @@ fn compile_one(
         return None;
     }
     let module = match generated {
-        Ok(m) => m,
+        Ok(Generated::Module(m)) => m,
+        Ok(Generated::Object(r)) => {
+            pp.finish();
+            return match r {
+                Ok(object) => Some(Product::Object(object)),
+                Err(e) => {
+                    eprintln!("{name}: error: {}", e.message);
+                    None
+                }
+            };
+        }
         Err(refusals) => {
             for r in refusals {
                 pp.report(Diagnostic::error(r.loc, r.message));
@@ -392,12 +426,12 @@ fn compile_one(
             }
         }
     }
-    if opts.fflags.iter().any(|f| f == "dump-ir") {
+    if dump_ir {
         print!("{}", neverc_ir::print_module(&module));
     }
     // Every function's plan, in the text form `custom_attr("neverc-cc-plan-v1", ...)`
     // accepts back.
-    if opts.fflags.iter().any(|f| f == "dump-cc-plans") {
+    if dump_plans {
         for f in &module.functions {
             println!("{}: {}", module.sym(f.sym).name, f.plan);
         }
@@ -435,21 +469,6 @@ fn compile_one(
             }
         };
     }
-    let be_opts = neverc_isa_x86_64::backend::Options {
-        opt_level: match opts.opt_level {
-            OptLevel::O0 => 0,
-            _ => 1,
-        },
-        pic: match opts.pic {
-            PicLevel::None => neverc_isa_x86_64::backend::Pic::NoPic,
-            PicLevel::Pic1 | PicLevel::Pic2 => neverc_isa_x86_64::backend::Pic::Pic,
-            PicLevel::Pie1 | PicLevel::Pie2 => neverc_isa_x86_64::backend::Pic::Pie,
-        },
-        omit_frame_pointer: opts.fflags.iter().any(|f| f == "omit-frame-pointer"),
-        function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
-        data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
-        object_only: opts.stage != Stage::Assemble,
-    };
     match neverc_isa_x86_64::backend::compile_module(&module, &be_opts) {
         Ok(c) => Some(if opts.stage == Stage::Assemble {
             Product::Asm(c.asm)
@@ -471,4 +490,153 @@ fn warning_wanted(p: &neverc_front::diag::WarningPolicy, option: &str, groups: &
             || groups
                 .iter()
                 .any(|g| p.enabled.contains(*g) && !p.disabled.contains(*g)))
+}
+
+fn backend_options(opts: &Options) -> neverc_isa_x86_64::backend::Options {
+    neverc_isa_x86_64::backend::Options {
+        opt_level: match opts.opt_level {
+            OptLevel::O0 => 0,
+            _ => 1,
+        },
+        pic: match opts.pic {
+            PicLevel::None => neverc_isa_x86_64::backend::Pic::NoPic,
+            PicLevel::Pic1 | PicLevel::Pic2 => neverc_isa_x86_64::backend::Pic::Pic,
+            PicLevel::Pie1 | PicLevel::Pie2 => neverc_isa_x86_64::backend::Pic::Pie,
+        },
+        omit_frame_pointer: opts.fflags.iter().any(|f| f == "omit-frame-pointer"),
+        function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
+        data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
+        object_only: opts.stage != Stage::Assemble,
+    }
+}
+
+/// What irgen (and, streaming, the back end too) made of the unit.
+enum Generated {
+    /// The whole module, for the passes and the back end.
+    Module(neverc_ir::Module),
+    /// Compiled function by function: the object, or the back end's error.
+    Object(Result<Vec<u8>, neverc_isa_x86_64::backend::BackendError>),
+}
+
+/// What a compiled function relied on of one symbol: a later change to any of it (a rename,
+/// a new attribute, a definition not foreseen) means the code may not be what the finished
+/// module gives.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SymFacts {
+    name_hash: u64,
+    kind: neverc_ir::SymKind,
+    binding: neverc_ir::Binding,
+    visibility: neverc_ir::Visibility,
+    local: bool,
+    defined: bool,
+}
+
+impl SymFacts {
+    fn of(s: &neverc_ir::SymbolData) -> SymFacts {
+        // FNV-1a: only compared with itself.
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for &b in s.name.as_bytes() {
+            h = (h ^ b as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        SymFacts {
+            name_hash: h,
+            kind: s.kind,
+            binding: s.binding,
+            visibility: s.visibility,
+            local: s.local,
+            defined: s.defined,
+        }
+    }
+}
+
+/// -O0 objects one function at a time: irgen hands each function over as soon as it is
+/// made, the back end compiles it and its IR is freed. At the end the functions gcc drops
+/// at -O0 (unreferenced, internal, declared inline) are dropped and the rest placed in the
+/// object. The bytes are those of the whole-module path: if a symbol a compiled function
+/// used changed later in the unit, or a function has a custom calling convention, the
+/// module is generated whole instead (and returned).
+fn compile_streaming(
+    ast: &neverc_front::parse::ast::Ast,
+    typed: neverc_front::sema::Typed,
+    interner: &neverc_front::token::Interner,
+    machine: neverc_abi::Machine,
+    irgen_opts: &neverc_irgen::Options,
+    is_system: &dyn Fn(neverc_front::source::Loc) -> bool,
+    be_opts: &neverc_isa_x86_64::backend::Options,
+) -> (
+    Result<Generated, Vec<neverc_irgen::Refusal>>,
+    Vec<neverc_irgen::Warning>,
+) {
+    use neverc_isa_x86_64::backend::{FnCode, ModuleCompiler};
+    struct Done {
+        code: Result<FnCode, neverc_isa_x86_64::backend::BackendError>,
+        refs: Vec<neverc_ir::Sym>,
+        facts: Vec<SymFacts>,
+    }
+    let mut mc = ModuleCompiler::new(be_opts, false);
+    let mut done: Vec<(neverc_ir::Sym, Done)> = Vec::new();
+    // A function with a custom calling convention: the object records the plans of the
+    // whole module (plans_check), so that path is taken.
+    let mut custom = false;
+    let mut sink = |m: &neverc_ir::Module, f: &neverc_ir::Function| {
+        use neverc_abi::callconv::is_custom;
+        custom |= is_custom(&f.plan) || f.plans.iter().any(is_custom);
+        let mut refs = Vec::new();
+        neverc_ir::opt::function_refs(f, &mut refs);
+        let facts = refs
+            .iter()
+            .chain([&f.sym])
+            .map(|&s| SymFacts::of(m.sym(s)))
+            .collect();
+        let code = mc.compile_function(m, f, done.len());
+        done.push((f.sym, Done { code, refs, facts }));
+    };
+    let (st, warnings) = neverc_irgen::generate_streaming(
+        ast, typed, interner, machine, irgen_opts, is_system, &mut sink,
+    );
+    let st = match st {
+        Ok(st) => st,
+        Err(refusals) => return (Err(refusals), warnings),
+    };
+    let mut module = st.module;
+    let changed = done.iter().any(|(s, d)| {
+        d.refs
+            .iter()
+            .chain([s])
+            .zip(&d.facts)
+            .any(|(&r, &facts)| SymFacts::of(module.sym(r)) != facts)
+    });
+    if changed || custom {
+        drop(done);
+        let (g, w) = neverc_irgen::generate_with_warnings(
+            ast, st.typed, interner, machine, irgen_opts, is_system,
+        );
+        return (g.map(Generated::Module), w);
+    }
+    // As remove_unreferenced_functions(|f| f.declared_inline) on the whole module.
+    let summaries: Vec<neverc_ir::opt::FunctionRefs> = done
+        .iter_mut()
+        .map(|(s, d)| neverc_ir::opt::FunctionRefs {
+            sym: *s,
+            removable: st.declared_inline.contains(s),
+            refs: std::mem::take(&mut d.refs),
+        })
+        .collect();
+    if let Some(referenced) = neverc_ir::opt::referenced_symbols(&module, &summaries) {
+        done.retain(|(s, _)| referenced[s.index()]);
+        neverc_ir::opt::forget_unreferenced_functions(&mut module, &referenced);
+    }
+    let mut code = Vec::with_capacity(done.len());
+    for (_, d) in done {
+        match d.code {
+            Ok(c) => code.push(c),
+            // As the whole-module back end: file-scope asm is refused before any function.
+            Err(e) if module.toplevel_asm.is_empty() => {
+                return (Ok(Generated::Object(Err(e))), warnings)
+            }
+            Err(_) => {}
+        }
+    }
+    let object = mc.finish(&module, code).map(|c| c.object);
+    (Ok(Generated::Object(object)), warnings)
 }
