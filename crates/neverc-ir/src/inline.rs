@@ -14,7 +14,9 @@
 //!
 //! What is inlined: calls whose plan is the callee's own (a call through an unprototyped
 //! declaration may disagree), to a body that cannot be replaced at link time (not weak,
-//! and under -fPIC internal or non-default visibility), not `noinline`, not variadic, that
+//! and under -fPIC internal or non-default visibility), not `noinline`, not variadic, not
+//! of a custom calling convention (the user chose how its calls pass values: they stay
+//! calls, as the placement tests and the plan records of other files expect), that
 //! neither calls `setjmp` nor uses what belongs to its own frame: `alloca` and VLAs (the
 //! caller's stack would grow at every iteration of a loop around the call), labels as
 //! values (in its code or in data), `__builtin_frame_address`, nonlocal gotos, and inline asm with a colon in its
@@ -87,7 +89,8 @@ pub fn cost(f: &Function) -> u32 {
 
 /// Whether the body may be copied into another function (see the module comment).
 fn copyable(f: &Function) -> bool {
-    if f.variadic || f.calls_setjmp || f.blocks_in_data {
+    if f.variadic || f.calls_setjmp || f.blocks_in_data || neverc_abi::callconv::is_custom(&f.plan)
+    {
         return false;
     }
     f.blocks.iter().all(|b| {
