@@ -693,10 +693,24 @@ impl<'a> Sema<'a> {
         out
     }
 
+    /// The index of the token at `loc`: searched forward from where the last search
+    /// ended, then from the start.
+    pub(crate) fn token_at(&self, loc: Loc) -> Option<usize> {
+        let toks = &self.ast.tokens;
+        let from = self.token_cursor.get().min(toks.len());
+        let i = toks[from..]
+            .iter()
+            .position(|t| t.loc == loc)
+            .map(|i| i + from)
+            .or_else(|| toks[..from].iter().position(|t| t.loc == loc))?;
+        self.token_cursor.set(i);
+        Some(i)
+    }
+
     /// Where the token after the one at `loc` is.
     pub(crate) fn tok_after(&self, loc: Loc) -> Loc {
         let toks = &self.ast.tokens;
-        match toks.iter().position(|t| t.loc == loc) {
+        match self.token_at(loc) {
             Some(i) if i + 1 < toks.len() => toks[i + 1].loc,
             _ => loc,
         }
@@ -1357,17 +1371,14 @@ impl<'a> Sema<'a> {
     }
 
     /// gcc's place for initialiser diagnostics without one of their own: the type
-    /// specifier (a tag's name).
-    fn spec_type_loc(&self, sp: &DeclSpecs) -> Loc {
-        let tag = match sp.ty {
-            TypeSpec::Record(r) => self.ast.record(r).name,
-            TypeSpec::Enum(e) => self.ast.enum_def(e).name,
-            TypeSpec::None => return sp.loc,
-            _ => None,
-        };
-        match tag {
-            Some(name) => self.name_loc_after(sp.ty_loc, name),
-            None => sp.ty_loc,
+    /// specifier, or the tag name after it (as (specifier, tag): the tag's token is
+    /// found only if a diagnostic needs it).
+    fn spec_type_loc(&self, sp: &DeclSpecs) -> (Loc, Option<Symbol>) {
+        match sp.ty {
+            TypeSpec::Record(r) => (sp.ty_loc, self.ast.record(r).name),
+            TypeSpec::Enum(e) => (sp.ty_loc, self.ast.enum_def(e).name),
+            TypeSpec::None => (sp.loc, None),
+            _ => (sp.ty_loc, None),
         }
     }
 
@@ -1426,7 +1437,7 @@ impl<'a> Sema<'a> {
     /// Where `name` is written first after `loc` (a tag after its keyword).
     pub(crate) fn name_loc_after(&self, loc: Loc, name: Symbol) -> Loc {
         let toks = &self.ast.tokens;
-        match toks.iter().position(|t| t.loc == loc) {
+        match self.token_at(loc) {
             Some(i) => toks[i..]
                 .iter()
                 .take(64)
@@ -1463,11 +1474,7 @@ impl<'a> Sema<'a> {
     }
 
     pub(crate) fn tok_len_at(&self, loc: Loc) -> u32 {
-        self.ast
-            .tokens
-            .iter()
-            .find(|t| t.loc == loc)
-            .map_or(1, |t| t.len)
+        self.token_at(loc).map_or(1, |i| self.ast.tokens[i].len)
     }
 
     pub(crate) fn c2x(&self) -> bool {

@@ -13,21 +13,24 @@ use super::types::{ArrLen, Kind, TypeId};
 use super::Sema;
 use crate::parse::ast::*;
 use crate::source::Loc;
+use crate::token::Symbol;
 use neverc_abi::IntKind;
 
 /// State of one initialiser's check.
 pub(crate) struct InitCx {
     /// gcc's place for diagnostics it has no element's place for (braces around a
-    /// scalar, excess elements after brace elision): the declaration's type specifier.
-    pub ctx_loc: Loc,
+    /// scalar, excess elements after brace elision): the declaration's type specifier,
+    /// or the tag name written after it. Kept as (specifier, tag) and resolved only when
+    /// reported: finding the tag's token scans the token vector.
+    pub ctx: (Loc, Option<Symbol>),
     /// The object has static storage duration: its elements must be constants.
     pub is_static: bool,
     /// The first brace level where braces were elided (-Wmissing-braces).
     missing_braces: Option<Loc>,
     /// Something neverc does not follow: no more diagnostics for this initialiser.
     gave_up: bool,
-    /// The `{` of the brace level being checked.
-    cur_list: Loc,
+    /// The `{` of the brace level being checked (None: the context place).
+    cur_list: Option<Loc>,
 }
 
 impl<'a> Sema<'a> {
@@ -38,14 +41,14 @@ impl<'a> Sema<'a> {
         i: InitId,
         name: &str,
         is_static: bool,
-        ctx_loc: Loc,
+        ctx: (Loc, Option<Symbol>),
     ) {
         let mut cx = InitCx {
-            ctx_loc,
+            ctx,
             is_static,
             missing_braces: None,
             gave_up: false,
-            cur_list: ctx_loc,
+            cur_list: None,
         };
         match self.ast.init(i) {
             Init::Expr(e) => self.init_expr(ty, *e, name, false, &mut cx),
@@ -60,6 +63,14 @@ impl<'a> Sema<'a> {
                     }
                 }
             }
+        }
+    }
+
+    /// The place of [`InitCx::ctx`].
+    fn ctx_loc(&self, cx: &InitCx) -> Loc {
+        match cx.ctx {
+            (at, Some(tag)) => self.name_loc_after(at, tag),
+            (at, None) => at,
         }
     }
 
@@ -241,7 +252,7 @@ impl<'a> Sema<'a> {
             }
         }
         let mut idx = 0;
-        cx.cur_list = loc;
+        cx.cur_list = Some(loc);
         self.init_level(ty, items, &mut idx, 0, true, path, cx);
     }
 
@@ -257,7 +268,7 @@ impl<'a> Sema<'a> {
         cx: &mut InitCx,
     ) {
         if nested {
-            let at = cx.ctx_loc;
+            let at = self.ctx_loc(cx);
             let len = self.tok_len_at(at);
             self.warning(at, len, "braces around scalar initializer", "");
             self.near_init(at, len, path);
@@ -414,7 +425,8 @@ impl<'a> Sema<'a> {
                     return;
                 }
                 let (at, len) = if after_elision {
-                    (cx.ctx_loc, self.tok_len_at(cx.ctx_loc))
+                    let at = self.ctx_loc(cx);
+                    (at, self.tok_len_at(at))
                 } else {
                     self.init_item_loc(it.init)
                 };
@@ -454,7 +466,7 @@ impl<'a> Sema<'a> {
                     } else {
                         // Brace elision: the element takes the next items.
                         if braced && cx.missing_braces.is_none() {
-                            cx.missing_braces = Some(list_loc);
+                            cx.missing_braces = Some(list_loc.unwrap_or_else(|| self.ctx_loc(cx)));
                         }
                         let start = *idx;
                         self.init_level(et, items, idx, consumed, false, &epath, cx);

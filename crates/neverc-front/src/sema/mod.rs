@@ -149,6 +149,10 @@ pub struct Sema<'a> {
     pub(crate) jumps: Vec<Jump>,
     /// Token index by location, built when a `#pragma pack` needs it.
     pub(crate) token_index: Option<FxHashMap<crate::source::Loc, u32>>,
+    /// Where the last token search by location ended ([`Sema::token_at`]): sema meets
+    /// declarations in source order, so the next search usually finds its token just
+    /// after it.
+    pub(crate) token_cursor: std::cell::Cell<usize>,
     /// How block-scope objects are used, by entry: [`READ`] and [`SET`] bits, for
     /// -Wunused-variable and -Wunused-but-set-variable.
     pub(crate) usage: FxHashMap<u32, u8>,
@@ -220,6 +224,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         param_ids: Vec::new(),
         jumps: Vec::new(),
         token_index: None,
+        token_cursor: std::cell::Cell::new(0),
         enum_of: FxHashMap::default(),
         decl_ctx: Loc::default(),
     };
