@@ -7,3 +7,28 @@ pub mod module;
 pub mod object_file;
 pub mod reloc;
 pub mod vcode;
+
+/// Position-independence of the code.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Pic {
+    /// -fpie (the default): symbols defined here are reached directly.
+    #[default]
+    Pie,
+    /// -fPIC / -shared: only `local` symbols directly, the rest through the GOT.
+    Pic,
+    /// -fno-pic: everything direct.
+    NoPic,
+}
+
+impl Pic {
+    /// May code address a symbol directly (PC-relative), rather than load its address
+    /// from the GOT? Under PIE an external symbol's address comes from the GOT (a
+    /// PC-relative reference to it cannot be linked); calls go through the PLT either way.
+    pub fn reaches_directly(self, local: bool, defined: bool) -> bool {
+        match self {
+            Pic::NoPic => true,
+            Pic::Pie => local || defined,
+            Pic::Pic => local,
+        }
+    }
+}

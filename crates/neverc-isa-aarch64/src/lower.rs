@@ -597,11 +597,7 @@ impl<'a> Lower<'a> {
 
     fn sym_direct(&self, s: ir::Sym) -> bool {
         let sd = self.m.sym(s);
-        match self.opts.pic {
-            Pic::NoPic => true,
-            Pic::Pie => sd.local || sd.defined,
-            Pic::Pic => sd.local,
-        }
+        self.opts.pic.reaches_directly(sd.local, sd.defined)
     }
 
     /// `d = address` of a slot or symbol (d is written only at its last instruction's end,

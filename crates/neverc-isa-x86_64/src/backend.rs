@@ -31,17 +31,8 @@ use regalloc2::{Algorithm, MachineEnv, PRegSet, RegallocOptions};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-/// Position-independence of the code.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum Pic {
-    /// -fpie (the default): symbols defined here are reached directly.
-    #[default]
-    Pie,
-    /// -fPIC / -shared: only `local` symbols directly, the rest through the GOT.
-    Pic,
-    /// -fno-pic: everything direct.
-    NoPic,
-}
+/// Position-independence of the code (shared by the back ends).
+pub use neverc_codegen::Pic;
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {

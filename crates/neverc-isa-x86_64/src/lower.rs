@@ -582,13 +582,7 @@ impl<'a> Lower<'a> {
 
     fn sym_direct(&self, s: ir::Sym) -> bool {
         let sd = self.m.sym(s);
-        match self.opts.pic {
-            Pic::NoPic => true,
-            // The address of an external function comes from the GOT (a PC32 to it cannot be
-            // linked into a PIE); calls go through the PLT either way.
-            Pic::Pie => sd.local || sd.defined,
-            Pic::Pic => sd.local,
-        }
+        self.opts.pic.reaches_directly(sd.local, sd.defined)
     }
 
     /// Computes the address of a slot/symbol/block into `d`.
