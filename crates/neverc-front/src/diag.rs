@@ -100,6 +100,18 @@ impl WarningPolicy {
         }
     }
 
+    /// Is a warning of `option`, or of one of its `groups` (such as `all`), asked for and
+    /// not turned off (`-w`, `-Wno-option`)?
+    pub fn wants(&self, option: &str, groups: &[&str]) -> bool {
+        if self.suppress_all || self.disabled.contains(option) {
+            return false;
+        }
+        self.enabled.contains(option)
+            || groups
+                .iter()
+                .any(|g| self.enabled.contains(*g) && !self.disabled.contains(*g))
+    }
+
     /// Is a warning that is off by default turned on (`-Wunused-macros`)?
     pub fn is_enabled(&self, option: &str) -> bool {
         self.enabled.contains(option)

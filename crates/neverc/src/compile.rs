@@ -312,7 +312,7 @@ fn compile_one(
         no_builtin: opts.fflags.iter().any(|f| f == "no-builtin"),
         gnu89_inline: opts.gnu89_inline || opts.std.version == 0,
         callconv,
-        warn_return_type: warning_wanted(&opts.warnings, "return-type", &["all"]),
+        warn_return_type: opts.warnings.wants("return-type", &["all"]),
     };
     let be_opts = backend_options(opts);
     let dump_ir = opts.fflags.iter().any(|f| f == "dump-ir");
@@ -480,16 +480,6 @@ fn compile_one(
             None
         }
     }
-}
-
-/// Is a warning of `option` (or of one of its `groups`, such as `all`) asked for?
-fn warning_wanted(p: &neverc_front::diag::WarningPolicy, option: &str, groups: &[&str]) -> bool {
-    !p.suppress_all
-        && !p.disabled.contains(option)
-        && (p.enabled.contains(option)
-            || groups
-                .iter()
-                .any(|g| p.enabled.contains(*g) && !p.disabled.contains(*g)))
 }
 
 fn backend_options(opts: &Options) -> neverc_isa_x86_64::backend::Options {

@@ -446,14 +446,7 @@ impl<'a> Sema<'a> {
 
     /// Is warning `option` on, given the groups (`all`, `extra`, `unused`) that enable it?
     pub(crate) fn warning_on(&self, option: &str, groups: &[&str]) -> bool {
-        let p = &self.pp.diags.policy;
-        if p.suppress_all || p.disabled.contains(option) {
-            return false;
-        }
-        p.enabled.contains(option)
-            || groups
-                .iter()
-                .any(|g| p.enabled.contains(*g) && !p.disabled.contains(*g))
+        self.pp.diags.policy.wants(option, groups)
     }
 
     /// Leaves a block: gcc's -Wunused-variable and -Wunused-but-set-variable for the
