@@ -5,10 +5,11 @@
 //! A [`VInst`] is a short sequence of instruction *templates* (`I`) plus the regalloc2
 //! operands they read and write; how a template names operand `k` is the back end's
 //! business (a placeholder register number). `C` is the back end's branch condition.
-//! (The AArch64 back end uses this; the x86-64 back end still has its own copy of the same
-//! shape in `neverc-isa-x86_64/src/vcode.rs`, to be moved onto this one.)
+//! Both back ends (x86-64 and AArch64) use this. A vblock `b`'s label is `b` (each back
+//! end's label type over that number).
 
 use regalloc2::{Block, InstRange, Operand, PRegSet, RegClass, VReg};
+use smallvec::SmallVec;
 
 /// How an instruction ends its block.
 #[derive(Clone, Debug)]
@@ -19,8 +20,8 @@ pub enum Term<C> {
     Jump,
     /// The templates set the condition; go to successor 0 when `C` holds, else successor 1.
     Cond(C),
-    /// Jump table: the templates jump through the table at `table` (a label), whose entries
-    /// name successors by index.
+    /// Jump table: the templates jump through the table at `table` (a label number), emitted
+    /// after the function, whose entries name successors by index.
     Table { table: u32, entries: Vec<usize> },
     /// Indirect jump; the successors are the possible targets.
     Indirect,
@@ -30,21 +31,29 @@ pub enum Term<C> {
     Trap,
 }
 
+/// Templates of one [`VInst`]: most have one or two (stored inline, no allocation).
+pub type Templates<I> = SmallVec<[I; 2]>;
+/// Operands of one [`VInst`]: most have up to four.
+pub type Operands = SmallVec<[Operand; 4]>;
+
 #[derive(Clone, Debug)]
 pub struct VInst<I, C> {
-    pub insts: Vec<I>,
-    pub ops: Vec<Operand>,
+    pub insts: Templates<I>,
+    pub ops: Operands,
     pub clobbers: PRegSet,
     pub term: Term<C>,
+    /// An inline asm statement (the `-S` text marks it with `#APP`/`#NO_APP`).
+    pub inline_asm: bool,
 }
 
 impl<I, C> VInst<I, C> {
-    pub fn new(insts: Vec<I>, ops: Vec<Operand>) -> Self {
+    pub fn new(insts: impl Into<Templates<I>>, ops: impl Into<Operands>) -> Self {
         VInst {
-            insts,
-            ops,
+            insts: insts.into(),
+            ops: ops.into(),
             clobbers: PRegSet::empty(),
             term: Term::None,
+            inline_asm: false,
         }
     }
 
@@ -52,10 +61,11 @@ impl<I, C> VInst<I, C> {
     /// emitter).
     pub fn term(term: Term<C>) -> Self {
         VInst {
-            insts: Vec::new(),
-            ops: Vec::new(),
+            insts: SmallVec::new(),
+            ops: SmallVec::new(),
             clobbers: PRegSet::empty(),
             term,
+            inline_asm: false,
         }
     }
 }

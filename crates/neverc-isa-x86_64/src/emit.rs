@@ -277,7 +277,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         }
         b
     };
-    let label_of = |b: usize| vc.blocks[resolve(b)].label;
+    let label_of = |b: usize| block_label(resolve(b));
     let emitted: Vec<usize> = order
         .iter()
         .copied()
@@ -289,8 +289,8 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
 
     let phys = |a: Allocation| a.as_reg().expect("register allocation");
     for (pos, &b) in emitted.iter().enumerate() {
-        let next = emitted.get(pos + 1).map(|&n| vc.blocks[n].label);
-        insts.push(Inst::Label(vc.blocks[b].label));
+        let next = emitted.get(pos + 1).map(|&n| block_label(n));
+        insts.push(Inst::Label(block_label(b)));
         let succ_label = |i: usize| label_of(vc.block_succs[b][i].index());
         for item in out.block_insts_and_edits(vc, regalloc2::Block::new(b)) {
             match item {
@@ -361,7 +361,10 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                             }
                         }
                         Term::Table { table, entries } => {
-                            tables.push((*table, entries.iter().map(|&i| succ_label(i)).collect()));
+                            tables.push((
+                                Label(*table),
+                                entries.iter().map(|&i| succ_label(i)).collect(),
+                            ));
                         }
                         Term::Ret => {
                             if next.is_some() {

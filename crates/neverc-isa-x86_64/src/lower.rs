@@ -363,9 +363,9 @@ pub fn lower_function(
     for (b, _) in f.blocks.iter().enumerate() {
         let b = ir::Block(b as u32);
         if let Some(&lp) = l.landing.get(&b) {
-            block_labels.insert(b, l.blocks[lp].label);
+            block_labels.insert(b, block_label(lp));
         } else if l.ir2v[b.index()] != usize::MAX {
-            block_labels.insert(b, l.blocks[l.ir2v[b.index()]].label);
+            block_labels.insert(b, block_label(l.ir2v[b.index()]));
         }
     }
     let frame = FrameInfo {
@@ -435,14 +435,7 @@ impl<'a> Lower<'a> {
     fn new_block(&mut self) -> usize {
         let i = self.blocks.len();
         let origin = if self.blocks.is_empty() { 0 } else { self.cur };
-        self.blocks.push(VBlock {
-            insts: Vec::new(),
-            params: Vec::new(),
-            succs: Vec::new(),
-            args: Vec::new(),
-            label: Label(i as u32),
-            origin,
-        });
+        self.blocks.push(VBlock::new(origin));
         i
     }
 
@@ -696,13 +689,13 @@ impl<'a> Lower<'a> {
 
     fn block_addr_label(&mut self, blk: ir::Block) -> Result<Label, BackendError> {
         if let Some(&lp) = self.landing.get(&blk) {
-            return Ok(self.blocks[lp].label);
+            return Ok(block_label(lp));
         }
         let v = self.ir2v[blk.index()];
         if v == usize::MAX {
             return Err(self.err("the address of an unreachable block"));
         }
-        Ok(self.blocks[v].label)
+        Ok(block_label(v))
     }
 
     /// A memory operand for `addr + off`, folding slot and direct symbol addresses.
@@ -3785,7 +3778,10 @@ impl<'a> Lower<'a> {
                 self.blocks[cur].succs.push(regalloc2::Block::new(s));
             }
             let mut vi = b.vinst();
-            vi.term = Term::Table { table, entries };
+            vi.term = Term::Table {
+                table: table.0,
+                entries,
+            };
             self.push(vi);
             return Ok(());
         }

@@ -1,5 +1,6 @@
 //! Virtual-register code: the back end's view of a function between lowering and register
-//! allocation, and its `regalloc2::Function` implementation.
+//! allocation (the shared `neverc_codegen::vcode` shape, which implements
+//! `regalloc2::Function`), and the x86-64 pieces of it.
 //!
 //! A `VInst` is a short sequence of `asm::Inst` *templates* plus the regalloc2 operands they
 //! read and write. A template register field holding `Gpr(PH | k)` / `Xmm(PH | k)` names
@@ -12,8 +13,7 @@
 //! after the first write are "late" uses, temporaries are early defs (see `lower.rs`).
 
 use crate::asm::{Cond, Gpr, Inst, Label, Mem, Xmm};
-use regalloc2::{Block, InstRange, Operand, PReg, PRegSet, RegClass, VReg};
-use smallvec::SmallVec;
+use regalloc2::{PReg, RegClass};
 
 /// Placeholder bit: a register field `PH | k` means operand `k`.
 pub const PH: u8 = crate::asm::att::OPERAND_REG;
@@ -45,175 +45,18 @@ impl CondSpec {
     }
 }
 
-/// How an instruction ends its block.
-#[derive(Clone, Debug)]
-pub enum Term {
-    /// Not a terminator.
-    None,
-    /// Unconditional jump to the only successor.
-    Jump,
-    /// The templates set the flags; go to successor 0 when `cond` holds, else successor 1.
-    Cond(CondSpec),
-    /// Jump table: templates compute the target; successor list is the table's blocks.
-    /// `table` is the label of the table, emitted after the function: entries name
-    /// successors by index.
-    Table { table: Label, entries: Vec<usize> },
-    /// jmp *operand 0 (indirect jump); successors are the landing pads.
-    Indirect,
-    /// Return: operands are the fixed-register return values.
-    Ret,
-    /// Never returns (ud2 / unreachable).
-    Trap,
-}
+/// The shared virtual-register code (`neverc_codegen::vcode`) over this back end's
+/// instructions and conditions. A vblock `b`'s label is `Label(b)`.
+pub type Term = neverc_codegen::vcode::Term<CondSpec>;
+pub type VInst = neverc_codegen::vcode::VInst<Inst, CondSpec>;
+pub type VBlock = neverc_codegen::vcode::VBlock<Inst, CondSpec>;
+pub type VCode = neverc_codegen::vcode::VCode<Inst, CondSpec>;
+pub use neverc_codegen::vcode::Operands;
+pub type Templates = neverc_codegen::vcode::Templates<Inst>;
 
-/// Templates of one `VInst`: most have one or two (stored inline, no allocation).
-pub type Templates = SmallVec<[Inst; 2]>;
-/// Operands of one `VInst`: most have up to four.
-pub type Operands = SmallVec<[Operand; 4]>;
-
-#[derive(Clone, Debug)]
-pub struct VInst {
-    pub insts: Templates,
-    pub ops: Operands,
-    pub clobbers: PRegSet,
-    pub term: Term,
-    /// An inline asm statement (the `-S` text marks it with `#APP`/`#NO_APP`).
-    pub inline_asm: bool,
-}
-
-impl VInst {
-    pub fn new(insts: impl Into<Templates>, ops: impl Into<Operands>) -> VInst {
-        VInst {
-            insts: insts.into(),
-            ops: ops.into(),
-            clobbers: PRegSet::empty(),
-            term: Term::None,
-            inline_asm: false,
-        }
-    }
-}
-
-#[derive(Clone, Debug)]
-pub struct VBlock {
-    pub insts: Vec<VInst>,
-    pub params: Vec<VReg>,
-    pub succs: Vec<Block>,
-    /// Branch arguments per successor (only a one-successor jump has any).
-    pub args: Vec<Vec<VReg>>,
-    pub label: Label,
-    /// The block during whose lowering this one was made (itself for IR blocks): the
-    /// emitter lays blocks out after their origin.
-    pub origin: usize,
-}
-
-/// The whole function in virtual registers, flattened for regalloc2.
-pub struct VCode {
-    pub blocks: Vec<VBlock>,
-    /// Flattened instruction list (block order), and per block its range.
-    pub insts: Vec<VInst>,
-    pub ranges: Vec<(usize, usize)>,
-    pub block_succs: Vec<Vec<Block>>,
-    pub block_preds: Vec<Vec<Block>>,
-    pub block_params: Vec<Vec<VReg>>,
-    pub branch_args: Vec<Vec<Vec<VReg>>>,
-    pub num_vregs: usize,
-    /// Whether some float-class value is a whole 16-byte register (an IR `v128`): then
-    /// every float-class spill slot is 16 bytes and moved whole (regalloc2's edits know
-    /// only the class); otherwise 8 bytes, as scalars need.
-    pub wide_float: bool,
-}
-
-impl VCode {
-    pub fn new(mut blocks: Vec<VBlock>, num_vregs: usize) -> VCode {
-        let mut insts = Vec::with_capacity(blocks.iter().map(|b| b.insts.len()).sum());
-        let mut ranges = Vec::with_capacity(blocks.len());
-        let mut block_succs = Vec::with_capacity(blocks.len());
-        let mut block_params = Vec::with_capacity(blocks.len());
-        let mut branch_args = Vec::with_capacity(blocks.len());
-        let mut block_preds = vec![Vec::new(); blocks.len()];
-        for (bi, b) in blocks.iter_mut().enumerate() {
-            let start = insts.len();
-            insts.append(&mut b.insts);
-            ranges.push((start, insts.len()));
-            for s in &b.succs {
-                block_preds[s.index()].push(Block::new(bi));
-            }
-            block_succs.push(b.succs.clone());
-            block_params.push(b.params.clone());
-            let mut args = b.args.clone();
-            args.resize(b.succs.len(), Vec::new());
-            branch_args.push(args);
-        }
-        VCode {
-            blocks,
-            insts,
-            ranges,
-            block_succs,
-            block_preds,
-            block_params,
-            branch_args,
-            wide_float: false,
-            num_vregs,
-        }
-    }
-}
-
-impl regalloc2::Function for VCode {
-    fn num_insts(&self) -> usize {
-        self.insts.len()
-    }
-    fn num_blocks(&self) -> usize {
-        self.ranges.len()
-    }
-    fn entry_block(&self) -> Block {
-        Block::new(0)
-    }
-    fn block_insns(&self, block: Block) -> InstRange {
-        let (s, e) = self.ranges[block.index()];
-        InstRange::new(regalloc2::Inst::new(s), regalloc2::Inst::new(e))
-    }
-    fn block_succs(&self, block: Block) -> &[Block] {
-        &self.block_succs[block.index()]
-    }
-    fn block_preds(&self, block: Block) -> &[Block] {
-        &self.block_preds[block.index()]
-    }
-    fn block_params(&self, block: Block) -> &[VReg] {
-        &self.block_params[block.index()]
-    }
-    fn is_ret(&self, insn: regalloc2::Inst) -> bool {
-        matches!(self.insts[insn.index()].term, Term::Ret | Term::Trap)
-    }
-    fn is_branch(&self, insn: regalloc2::Inst) -> bool {
-        matches!(
-            self.insts[insn.index()].term,
-            Term::Jump | Term::Cond(_) | Term::Table { .. } | Term::Indirect
-        )
-    }
-    fn branch_blockparams(&self, block: Block, _insn: regalloc2::Inst, succ_idx: usize) -> &[VReg] {
-        &self.branch_args[block.index()][succ_idx]
-    }
-    fn inst_operands(&self, insn: regalloc2::Inst) -> &[Operand] {
-        &self.insts[insn.index()].ops
-    }
-    fn inst_clobbers(&self, insn: regalloc2::Inst) -> PRegSet {
-        self.insts[insn.index()].clobbers
-    }
-    fn num_vregs(&self) -> usize {
-        self.num_vregs
-    }
-    fn spillslot_size(&self, regclass: RegClass) -> usize {
-        if self.wide_float && regclass == RegClass::Float {
-            2
-        } else {
-            1
-        }
-    }
-    /// Slot `n` lies below slot `n - 1` in the frame (emit.rs): a two-slot spill is named
-    /// by its lower address, where its 16 bytes start.
-    fn multi_spillslot_named_by_last_slot(&self) -> bool {
-        true
-    }
+/// The label of vblock `b`.
+pub fn block_label(b: usize) -> Label {
+    Label(b as u32)
 }
 
 /// Physical register for a GPR hardware number.
