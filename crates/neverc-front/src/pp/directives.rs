@@ -11,7 +11,7 @@ use crate::token::{flags, Symbol, TokKind, Token};
 impl Preprocessor {
     /// Reads the rest of a directive line, unexpanded (the `Eod` not included).
     pub(super) fn read_line_raw(&mut self) -> Vec<Token> {
-        let mut out = Vec::with_capacity(16);
+        let mut out = self.take_buf();
         loop {
             let frame = self.frames.last_mut().unwrap();
             let t = frame.lexer.next(&mut self.interner);
@@ -39,6 +39,7 @@ impl Preprocessor {
         if let (Some(name), Some(first)) = (warn, rest.first()) {
             self.warn_extra_tokens(name, *first);
         }
+        self.give_buf(rest);
     }
 
     /// `extra tokens at end of #NAME directive`, at the first extra token (gcc files the
@@ -448,8 +449,10 @@ impl Preprocessor {
             self.read_line_raw();
             return;
         }
-        let mut tokens = self.read_line_raw();
-        let Some(m) = self.parse_definition(name, &mut tokens) else {
+        let tokens = self.read_line_raw();
+        let m = self.parse_definition(name, &tokens);
+        self.give_buf(tokens);
+        let Some(m) = m else {
             return;
         };
         self.install_macro(name, m);
@@ -459,7 +462,7 @@ impl Preprocessor {
     pub(super) fn parse_definition(
         &mut self,
         name: Token,
-        tokens: &mut Vec<Token>,
+        tokens: &[Token],
     ) -> Option<Macro> {
         let mut kind = MacroKind::Object;
         let mut body_start = 0;
@@ -577,7 +580,7 @@ impl Preprocessor {
         } else {
             tokens[body_start - 1].loc
         };
-        let raw_body: Vec<Token> = tokens.drain(body_start..).collect();
+        let raw_body: &[Token] = &tokens[body_start..];
         let mut body: Vec<Token> = Vec::with_capacity(raw_body.len());
         let params: &[Symbol] = match &kind {
             MacroKind::Function { params, .. } => params,
@@ -1005,7 +1008,8 @@ impl Preprocessor {
             macro_sym: None,
         });
         // Expansion usually lengthens the list: room for several times its length.
-        let mut out = Vec::with_capacity(self.contexts[base].tokens.len() * 4 + 16);
+        let mut out = self.take_buf();
+        out.reserve(self.contexts[base].tokens.len() * 4 + 16);
         loop {
             let t = self.next_token();
             if t.kind == TokKind::Placemarker || t.kind == TokKind::Eof || t.kind == TokKind::Eod {

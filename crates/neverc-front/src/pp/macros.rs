@@ -124,7 +124,8 @@ impl Preprocessor {
                     call: tok.loc,
                     parent: tok.expansion,
                 });
-                let mut out = Vec::with_capacity(body.len());
+                let mut out = self.take_buf();
+                out.reserve(body.len());
                 for b in body.iter() {
                     let mut t = *b;
                     t.expansion = exp;
@@ -210,8 +211,10 @@ impl Preprocessor {
             self.eof_pushed_back = true;
             return;
         }
+        let mut tokens = self.take_buf();
+        tokens.push(t);
         self.contexts.push(Context {
-            tokens: vec![t],
+            tokens,
             pos: 0,
             macro_sym: None,
         });
@@ -221,7 +224,7 @@ impl Preprocessor {
     fn collect_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> ArgsResult {
         self.collecting_args += 1;
         // Arguments are rarely longer than 8 tokens: each starts with room for that.
-        let mut args: Vec<Vec<Token>> = vec![Vec::with_capacity(8)];
+        let mut args: Vec<Vec<Token>> = vec![self.take_buf()];
         let mut depth = 0usize;
         // gcc reports argument errors where the list ended: the `)`, or the end of input.
         let mut end = name.loc;
@@ -247,6 +250,9 @@ impl Preprocessor {
                     self.report(d);
                     // The end marker is read again by whoever stopped at it.
                     self.push_back(t);
+                    for a in args.drain(..) {
+                        self.give_buf(a);
+                    }
                     break ArgsResult::Failed;
                 }
                 TokKind::Punct if t.sym == p::LPAREN => depth += 1,
@@ -261,7 +267,8 @@ impl Preprocessor {
                 TokKind::Punct
                     if t.sym == p::COMMA && depth == 0 && !(variadic && args.len() == nparams) =>
                 {
-                    args.push(Vec::with_capacity(8));
+                    let buf = self.take_buf();
+                    args.push(buf);
                     continue;
                 }
                 _ => {}
@@ -274,13 +281,17 @@ impl Preprocessor {
         };
         // `f()` passes one empty argument, which is right for one parameter and none.
         if nparams == 0 && args.len() == 1 && args[0].is_empty() {
-            args.clear();
+            let a = args.pop().unwrap();
+            self.give_buf(a);
         }
         if args.len() < nparams {
             // A variadic macro may omit the variable part entirely (C2x, GNU before that).
             if variadic && args.len() + 1 == nparams {
                 args.push(Vec::new());
             } else {
+                for a in args.drain(..) {
+                    self.give_buf(a);
+                }
                 let mname = self.interner.str(name.sym).into_owned();
                 let msg = format!(
                     "macro \"{mname}\" requires {nparams} arguments, but only {} given",
@@ -296,6 +307,9 @@ impl Preprocessor {
                 args.len()
             );
             self.report_with_def_note(name, end, msg);
+            for a in args.drain(..) {
+                self.give_buf(a);
+            }
             return ArgsResult::Failed;
         }
         ArgsResult::Ok(args)
@@ -323,9 +337,13 @@ impl Preprocessor {
             .iter()
             .any(|t| t.kind == TokKind::Ident && !t.has(flags::NO_EXPAND))
         {
-            return arg.to_vec();
+            let mut v = self.take_buf();
+            v.extend_from_slice(arg);
+            return v;
         }
-        self.expand_list(arg.to_vec())
+        let mut v = self.take_buf();
+        v.extend_from_slice(arg);
+        self.expand_list(v)
     }
 
     pub(super) fn pop_context(&mut self) {
@@ -335,6 +353,7 @@ impl Preprocessor {
                     m.disabled = false;
                 }
             }
+            self.give_buf(c.tokens);
         }
     }
 
@@ -360,7 +379,8 @@ impl Preprocessor {
             }
         };
         let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
-        let mut out: Vec<Token> = Vec::with_capacity(body.len());
+        let mut out: Vec<Token> = self.take_buf();
+        out.reserve(body.len());
         // Marks, per output token, that it is the left operand of `##`.
         let mut i = 0;
         let va_opt = self.sym_va_opt;
@@ -468,22 +488,27 @@ impl Preprocessor {
             out.push(t);
             i += 1;
         }
-        let pasted = if out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
+        for a in args {
+            self.give_buf(a);
+        }
+        for a in expanded.into_iter().flatten() {
+            self.give_buf(a);
+        }
+        let mut pasted = if out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
             self.paste_all(out, exp)
         } else {
             out
         };
+        pasted.retain(|t| t.kind != TokKind::Placemarker);
         pasted
-            .into_iter()
-            .filter(|t| t.kind != TokKind::Placemarker)
-            .collect()
     }
 
     /// Performs every `##` in `toks` (tokens flagged [`flags::PASTE_LEFT`] paste with the
     /// next one), left to right.
     fn paste_all(&mut self, toks: Vec<Token>, exp: u32) -> Vec<Token> {
-        let mut out: Vec<Token> = Vec::with_capacity(toks.len());
-        let mut iter = toks.into_iter();
+        let mut out: Vec<Token> = self.take_buf();
+        out.reserve(toks.len());
+        let mut iter = toks.iter().copied();
         while let Some(t) = iter.next() {
             let mut lhs = t;
             while lhs.has(flags::PASTE_LEFT) {
@@ -502,6 +527,7 @@ impl Preprocessor {
             }
             out.push(lhs);
         }
+        self.give_buf(toks);
         out
     }
 

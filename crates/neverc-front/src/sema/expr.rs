@@ -2009,6 +2009,10 @@ impl<'a> Sema<'a> {
     /// Evaluates an integer constant expression (with gcc's folding of a few more forms);
     /// None when it is not one. The expression must have been typed.
     pub(crate) fn eval(&mut self, e: ExprId) -> Option<i128> {
+        let (word, bit) = (e.0 as usize / 64, 1u64 << (e.0 % 64));
+        if self.not_const.get(word).is_some_and(|w| w & bit != 0) {
+            return None;
+        }
         if let Some(&v) = self.values.get(&e) {
             return Some(v);
         }
@@ -2018,7 +2022,17 @@ impl<'a> Sema<'a> {
         self.rec += 1;
         let v = self.eval_inner(e);
         self.rec -= 1;
-        let v = v?;
+        let Some(v) = v else {
+            // Remembered only once the expression has its type (an untyped one may still
+            // become a constant). A failure at the recursion limit is remembered too: it
+            // only costs a fold in expressions over 1000 levels deep.
+            if self.expr_types[e.0 as usize] != TypeId::ERROR {
+                if let Some(w) = self.not_const.get_mut(word) {
+                    *w |= bit;
+                }
+            }
+            return None;
+        };
         let t = self.expr_types[e.0 as usize];
         let v = if self.types.is_integer(t) {
             self.wrap(v, t)

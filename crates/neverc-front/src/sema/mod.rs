@@ -26,7 +26,7 @@ pub struct Typed {
     /// Every ordinary identifier declared, by the index the maps below use.
     pub ords: Vec<Ordinary>,
     /// The declaration each identifier expression names.
-    pub refs: FxHashMap<ExprId, u32>,
+    pub refs: SideTable<ExprId, u32>,
     /// The entry each declarator of a declaration introduced: (declaration, index in its
     /// list) to entry.
     pub decl_ords: FxHashMap<(DeclId, u32), u32>,
@@ -41,6 +41,71 @@ pub struct Typed {
     pub type_names: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
     pub generic_choice: FxHashMap<ExprId, ExprId>,
+}
+
+/// A side table keyed by a dense index (an expression, an entry of `ords`): a vector of
+/// slots, so a lookup is an index, not a hash (sema fills one per identifier expression).
+/// The map-like methods keep the callers (irgen's `refs.get(&e)`) as they were.
+#[derive(Clone, Debug)]
+pub struct SideTable<K, V> {
+    slots: Vec<Option<V>>,
+    _key: std::marker::PhantomData<K>,
+}
+
+/// A key of a [`SideTable`]: a dense index.
+pub trait DenseKey {
+    fn index(&self) -> usize;
+}
+impl DenseKey for ExprId {
+    fn index(&self) -> usize {
+        self.0 as usize
+    }
+}
+impl DenseKey for u32 {
+    fn index(&self) -> usize {
+        *self as usize
+    }
+}
+
+impl<K, V> Default for SideTable<K, V> {
+    fn default() -> Self {
+        SideTable {
+            slots: Vec::new(),
+            _key: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<K: DenseKey, V: Copy> SideTable<K, V> {
+    pub fn with_capacity(n: usize) -> Self {
+        SideTable {
+            slots: Vec::with_capacity(n),
+            _key: std::marker::PhantomData,
+        }
+    }
+    pub fn get(&self, k: &K) -> Option<&V> {
+        self.slots.get(k.index()).and_then(|v| v.as_ref())
+    }
+    pub fn get_mut(&mut self, k: &K) -> Option<&mut V> {
+        self.slots.get_mut(k.index()).and_then(|v| v.as_mut())
+    }
+    pub fn contains_key(&self, k: &K) -> bool {
+        self.get(k).is_some()
+    }
+    pub fn insert(&mut self, k: K, v: V) {
+        let i = k.index();
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, None);
+        }
+        self.slots[i] = Some(v);
+    }
+}
+
+impl<K: DenseKey, V: Copy> std::ops::Index<&K> for SideTable<K, V> {
+    type Output = V;
+    fn index(&self, k: &K) -> &V {
+        self.get(k).expect("no entry in the side table")
+    }
 }
 
 impl Typed {
@@ -113,8 +178,12 @@ pub struct Sema<'a> {
     pub types: TypeTable,
     pub expr_types: Vec<TypeId>,
     pub values: FxHashMap<ExprId, i128>,
+    /// Expressions found not to be integer constants, one bit each: [`Sema::eval`] is
+    /// asked again and again about the same subtrees (every `/`, `%` and shift checks its
+    /// right operand), and a failure would otherwise walk the subtree again.
+    pub(crate) not_const: Vec<u64>,
     pub(crate) ords: Vec<Ordinary>,
-    pub(crate) refs: FxHashMap<ExprId, u32>,
+    pub(crate) refs: SideTable<ExprId, u32>,
     pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
     pub(crate) nested: crate::token::FxHashSet<DeclId>,
@@ -155,7 +224,7 @@ pub struct Sema<'a> {
     pub(crate) token_cursor: std::cell::Cell<usize>,
     /// How block-scope objects are used, by entry: [`READ`] and [`SET`] bits, for
     /// -Wunused-variable and -Wunused-but-set-variable.
-    pub(crate) usage: FxHashMap<u32, u8>,
+    pub(crate) usage: SideTable<u32, u8>,
     /// The expression whose value is discarded (an expression statement's, a `for`
     /// clause's, a discarded comma operand): assignments there only set their target.
     pub(crate) discarded: Option<ExprId>,
@@ -195,8 +264,9 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         types: TypeTable::new(machine),
         expr_types: vec![TypeId::ERROR; ast.exprs.len()],
         values: FxHashMap::default(),
+        not_const: vec![0; ast.exprs.len().div_ceil(64)],
         ords: Vec::new(),
-        refs: FxHashMap::default(),
+        refs: SideTable::with_capacity(ast.exprs.len()),
         decl_ords: FxHashMap::default(),
         functions: FxHashMap::default(),
         nested: Default::default(),
@@ -214,7 +284,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         rec: 0,
         defining: Vec::new(),
         tentative: Vec::new(),
-        usage: FxHashMap::default(),
+        usage: SideTable::default(),
         registers: Default::default(),
         discarded: None,
         stmt_loc: Loc {
