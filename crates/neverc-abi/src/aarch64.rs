@@ -11,7 +11,7 @@ const X8: u16 = 8;
 const V0: u16 = 64;
 
 /// How one value travels when registers allow.
-enum Kind {
+pub(crate) enum Kind {
     /// In SIMD registers: one per member (HFA/HVA, float, short vector).
     Simd(HaBase, u32),
     /// In general registers, `size` bytes.
@@ -90,7 +90,7 @@ fn clang_strip_empty(ty: &Type, b: &Builder, darwin: bool) -> Type {
     }
 }
 
-fn kind(ty: &Type, b: &Builder) -> Kind {
+pub(crate) fn kind(ty: &Type, b: &Builder) -> Kind {
     let (size, _) = b.layout(ty);
     if size == 0 {
         return Kind::Empty;

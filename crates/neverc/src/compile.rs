@@ -248,8 +248,14 @@ fn add_plan_records(module: &mut neverc_ir::Module, text: String) {
 
 /// The custom calling convention policy of the command line (`-fcallconv-*` and the
 /// plugin spelling `-fplugin-arg=org.neverc.example.custom-callconv:...`), in order.
-fn callconv_policy(opts: &Options) -> Result<neverc_abi::callconv::Policy, String> {
-    let mut p = neverc_abi::callconv::Policy::default();
+fn callconv_policy(
+    opts: &Options,
+    target: &neverc_target::Target,
+) -> Result<neverc_abi::callconv::Policy, String> {
+    let mut p = neverc_abi::callconv::Policy {
+        aarch64: target.arch == neverc_target::Arch::AArch64,
+        ..Default::default()
+    };
     for f in &opts.fflags {
         if let Some(file) = f.strip_prefix("callconv-policy=") {
             let text = std::fs::read_to_string(file)
@@ -299,7 +305,7 @@ fn compile_one(
     {
         return None;
     }
-    let callconv = match callconv_policy(opts) {
+    let callconv = match callconv_policy(opts, target) {
         Ok(p) => p,
         Err(e) => {
             error(&e);

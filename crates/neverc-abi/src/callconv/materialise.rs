@@ -4,7 +4,8 @@
 //! FNV-1a hash of the spec's canonical text), so a back end honours it exactly as it
 //! honours a platform convention's plan.
 //!
-//! x86-64 rules (the spec's, made precise here):
+//! The AArch64 rules are in [`super::aarch64`]; x86-64 rules (the spec's, made precise
+//! here):
 //! - Values are classified as System V classifies them (INTEGER and SSE eightbytes,
 //!   MEMORY); what changes is which register each eightbyte goes in.
 //! - **Pool mode** (no `args:`): each argument takes the next entries of the `gpr:` pool
@@ -208,9 +209,15 @@ fn pieces(ty: &Type, b: &Builder) -> Option<Vec<Piece>> {
 }
 
 fn check_target(m: &Machine) -> Result<(), CcError> {
-    if m.arch != Arch::X86_64 || m.os == Os::Windows {
+    let ok = match m.arch {
+        Arch::X86_64 => m.os != Os::Windows,
+        Arch::AArch64 => m.os != Os::Darwin,
+        _ => false,
+    };
+    if !ok {
         return Err(CcError::Unsupported(format!(
-            "use custom calling conventions on {} yet (x86-64 System V targets only)",
+            "use custom calling conventions on {} yet (x86-64 System V and AArch64 \
+             AAPCS64 ELF targets only)",
             m.triple
         )));
     }
@@ -230,6 +237,9 @@ pub fn materialise(
         return Err(CcError::Variadic);
     }
     crate::classify::check_signature(&m, sig)?;
+    if m.arch == Arch::AArch64 {
+        return super::aarch64::materialise(&m, spec, sig);
+    }
     let mut warnings = Vec::new();
     let args_list = resolve(spec, Segment::Args, &mut warnings)?;
     let gpr_list = resolve(spec, Segment::ArgGpr, &mut warnings)?;
@@ -506,7 +516,12 @@ pub fn check_plan(
         return Err(CcError::Variadic);
     }
     crate::classify::check_signature(&m, sig)?;
-    fits(&m, &plan, sig).map_err(|why| {
+    let fit = if m.arch == Arch::AArch64 {
+        super::aarch64::fits(&m, &plan, sig)
+    } else {
+        fits(&m, &plan, sig)
+    };
+    fit.map_err(|why| {
         CcError::Plan(PlanError::Malformed(format!(
             "it does not fit the function's signature: {why}"
         )))
@@ -897,12 +912,18 @@ mod tests {
         let (s, _) = Spec::parse("gpr:r10").unwrap();
         let sig = Signature::variadic(Type::int(), [Type::Pointer, Type::int()], 1);
         assert_eq!(materialise(x86(), &s, &sig).unwrap_err(), CcError::Variadic);
-        let arm = neverc_target::lookup("aarch64-linux-gnu").unwrap();
         let sig = Signature::new(Type::int(), [Type::int()]);
-        assert!(matches!(
-            materialise(arm, &s, &sig),
-            Err(CcError::Unsupported(_))
-        ));
+        for t in [
+            "aarch64-apple-darwin",
+            "x86_64-windows-msvc",
+            "riscv64-linux-gnu",
+        ] {
+            let t = neverc_target::lookup(t).unwrap();
+            assert!(matches!(
+                materialise(t, &s, &sig),
+                Err(CcError::Unsupported(_))
+            ));
+        }
     }
 
     #[test]

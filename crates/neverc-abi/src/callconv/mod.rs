@@ -3,9 +3,11 @@
 //!
 //! - [`spec`]: the spec language (`gpr:r10,r11;ret:rdx`), its keys defined once.
 //! - [`materialise`]: spec + signature → [`CallPlan`](crate::CallPlan) (x86-64 System V
-//!   targets), and the validation of a plan given as text.
+//!   and AArch64 AAPCS64 ELF targets, the latter in `aarch64`), and the validation of a
+//!   plan given as text.
 //! - [`policy`]: which functions the command line gives a convention.
 
+mod aarch64;
 pub mod materialise;
 pub mod policy;
 pub mod spec;
@@ -13,5 +15,8 @@ pub mod spec;
 pub use materialise::{
     check_plan, convention_id, is_custom, materialise, tail_call_allowed, CcError,
 };
-pub use policy::{Policy, DEFAULT_POLICY_SPEC, PLUGIN_NAME, SHUFFLE_LAYOUTS};
+pub use policy::{
+    Policy, DEFAULT_POLICY_SPEC, DEFAULT_POLICY_SPEC_AARCH64, PLUGIN_NAME, SHUFFLE_LAYOUTS,
+    SHUFFLE_LAYOUTS_AARCH64,
+};
 pub use spec::{Segment, Spec, SpecWarning, Token, ATTR_PLAN, ATTR_SPEC, SEGMENT_KEYS};

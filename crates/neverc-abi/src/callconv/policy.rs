@@ -39,9 +39,24 @@ pub const SHUFFLE_LAYOUTS: [&str; 4] = [
     "gpr:rsi,rax,rdi,r11,rdx,r10;xmm:xmm2,xmm4,xmm0,xmm6;ret:r9;ret_xmm:xmm1",
 ];
 
+/// The spec of global mode on AArch64 when none is given: the counterpart of
+/// [`DEFAULT_POLICY_SPEC`] (temporaries instead of the standard argument registers, the
+/// result elsewhere than x0).
+pub const DEFAULT_POLICY_SPEC_AARCH64: &str = "gpr:x9,x10,x11,x12;ret:x13";
+
+/// The four layouts of `-fcallconv-shuffle` on AArch64 (valid AArch64 specs).
+pub const SHUFFLE_LAYOUTS_AARCH64: [&str; 4] = [
+    "gpr:x7,x6,x5,x4,x3,x2;fpr:v7,v6,v5,v4,v3,v2;ret:x1",
+    "gpr:x9,x0,x10,x1,x11,x2;fpr:v3,v1,v2,v0;ret:x2;ret_fpr:v2",
+    "gpr:x2,x12,x3,x13,x18,x4;fpr:v5,v16,v6,v17;ret:x4",
+    "gpr:x14,x0,x15,x9,x3,x10;fpr:v18,v4,v0,v19;ret:x9;ret_fpr:v1",
+];
+
 /// The command line's policy.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Policy {
+    /// The target is AArch64: the default spec and the shuffle layouts are its own.
+    pub aarch64: bool,
     /// Global mode: every function selected gets a custom convention.
     pub all: bool,
     /// The spec of global mode ([`DEFAULT_POLICY_SPEC`] when `None`).
@@ -112,10 +127,15 @@ fn glob(p: &[u8], s: &[u8]) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
-fn shuffled(name: &str, seed: u64) -> &'static str {
+fn shuffled(name: &str, seed: u64, aarch64: bool) -> &'static str {
     // By name, so every file compiled with the same seed agrees.
     let h = fnv1a32(name.as_bytes()) ^ (seed as u32) ^ ((seed >> 32) as u32);
-    SHUFFLE_LAYOUTS[(h % 4) as usize]
+    let layouts = if aarch64 {
+        &SHUFFLE_LAYOUTS_AARCH64
+    } else {
+        &SHUFFLE_LAYOUTS
+    };
+    layouts[(h % 4) as usize]
 }
 
 fn flag_value(v: Option<&str>, what: &str) -> Result<bool, String> {
@@ -218,7 +238,7 @@ impl Policy {
         if let Some(rule) = self.rules.iter().find(|r| r.test.matches(name)) {
             return match &rule.action {
                 Action::Spec(s) => Some(s.as_str()),
-                Action::Shuffle(seed) => Some(shuffled(name, *seed)),
+                Action::Shuffle(seed) => Some(shuffled(name, *seed, self.aarch64)),
                 Action::Standard => None,
             };
         }
@@ -231,9 +251,14 @@ impl Policy {
             }
         }
         if let Some(seed) = self.shuffle {
-            return Some(shuffled(name, seed));
+            return Some(shuffled(name, seed, self.aarch64));
         }
-        Some(self.spec.as_deref().unwrap_or(DEFAULT_POLICY_SPEC))
+        let default = if self.aarch64 {
+            DEFAULT_POLICY_SPEC_AARCH64
+        } else {
+            DEFAULT_POLICY_SPEC
+        };
+        Some(self.spec.as_deref().unwrap_or(default))
     }
 }
 
@@ -496,7 +521,7 @@ spec = "args:rcx,\"stack\""
         assert_eq!(p.spec_for("keep_me"), None);
         assert_eq!(
             p.spec_for("crypto_aes_r1"),
-            Some(shuffled("crypto_aes_r1", 7))
+            Some(shuffled("crypto_aes_r1", 7, false))
         );
         assert_eq!(p.spec_for("crypto_aes_r12"), None);
         assert_eq!(p.spec_for("loop_hot"), Some("args:rcx,stack"));
