@@ -478,7 +478,8 @@ fn punct_at(rest: &[u8]) -> Option<usize> {
     };
     candidates.iter().map(|&i| i as usize).find(|&i| {
         let p = PUNCTUATORS[i].as_bytes();
-        p.len() <= rest.len() && p[1..] == rest[1..p.len()]
+        // At most four bytes: compared in place (a slice comparison calls memcmp).
+        p.len() <= rest.len() && p[1..].iter().zip(&rest[1..]).all(|(a, b)| a == b)
     })
 }
 

@@ -73,11 +73,37 @@ fn spelling_hash(s: &[u8]) -> u32 {
     }
     let rest = chunks.remainder();
     if !rest.is_empty() {
-        let mut w = [0u8; 8];
-        w[..rest.len()].copy_from_slice(rest);
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(w)).wrapping_mul(K);
+        // The tail as a little-endian word, built in place (a copy into a buffer would
+        // call memcpy for these few bytes).
+        let mut w = 0u64;
+        for (i, &b) in rest.iter().enumerate() {
+            w |= (b as u64) << (8 * i);
+        }
+        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
     }
     (h >> 32) as u32
+}
+
+/// `a == b`, without a call to memcmp for the short spellings that most are.
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let n = a.len();
+    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
+    if n >= 8 {
+        // Eight bytes at a time, the last word overlapping the one before.
+        let mut i = 0;
+        while i + 8 < n {
+            if word(a, i) != word(b, i) {
+                return false;
+            }
+            i += 8;
+        }
+        return word(a, n - 8) == word(b, n - 8);
+    }
+    a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 impl Interner {
@@ -94,7 +120,7 @@ impl Interner {
         let mut i = h as usize & mask;
         loop {
             let (sh, id) = self.table[i];
-            if id == 0 || (sh == h && self.get(Symbol(id - 1)) == s) {
+            if id == 0 || (sh == h && same_bytes(self.get(Symbol(id - 1)), s)) {
                 return i;
             }
             i = (i + 1) & mask;

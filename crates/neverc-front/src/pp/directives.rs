@@ -459,11 +459,7 @@ impl Preprocessor {
     }
 
     /// Parses a definition's parameter list and body (`tokens` follow the name).
-    pub(super) fn parse_definition(
-        &mut self,
-        name: Token,
-        tokens: &[Token],
-    ) -> Option<Macro> {
+    pub(super) fn parse_definition(&mut self, name: Token, tokens: &[Token]) -> Option<Macro> {
         let mut kind = MacroKind::Object;
         let mut body_start = 0;
         let is_funlike = tokens.first().is_some_and(|t| {

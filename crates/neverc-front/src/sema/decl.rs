@@ -1675,6 +1675,14 @@ impl<'a> Sema<'a> {
                 ty = TypeId::ERROR;
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
+            if self.func.is_some() && !is_extern && self.variably_modified(ty) {
+                self.open_vm_object(oid);
+            }
+            if has_attr(&sp.attrs, "weak", &self.pp.interner)
+                || has_attr(&id.decl.attrs, "weak", &self.pp.interner)
+            {
+                self.weak.insert(oid);
+            }
             if sp.storage == Some(Storage::Register) {
                 self.registers.insert(oid);
             }
@@ -1722,8 +1730,8 @@ impl<'a> Sema<'a> {
                     let msg = format!("conflicting types for '{n}'; have '{}'", self.tname(ty));
                     self.error(loc, self.sym_len(name), msg);
                     let msg = format!(
-                        "previous declaration of '{n}' with type '{}'",
-                        self.tname(p.ty)
+                        "previous declaration of '{n}' with type {}",
+                        self.typedef_type_text(name, p.ty)
                     );
                     self.note(p.loc, self.sym_len(name), msg);
                 }
@@ -1764,8 +1772,19 @@ impl<'a> Sema<'a> {
             ),
             _ => ("declaration", p.ty),
         };
-        let msg = format!("previous {what} of '{n}' with type '{}'", self.tname(ty));
+        let ty_text = if matches!(p.kind, OrdKind::Typedef) {
+            self.typedef_type_text(p.name, ty)
+        } else {
+            format!("'{}'", self.tname(ty))
+        };
+        let msg = format!("previous {what} of '{n}' with type {ty_text}");
         self.note(loc, len, msg);
+    }
+
+    /// A typedef's type as gcc names it in notes about the typedef itself: by the
+    /// typedef's name, then what it stands for (`'T' {aka 'int'}`).
+    fn typedef_type_text(&self, name: Symbol, ty: TypeId) -> String {
+        format!("'{}' {{aka '{}'}}", self.name(name), self.tname(ty))
     }
 
     /// Declares an object or function; returns its entry.
@@ -2250,6 +2269,8 @@ impl<'a> Sema<'a> {
             local_labels: Vec::new(),
             gotos: Vec::new(),
         });
+        // (A nested function's jumps are its own.)
+        let outer_vm = std::mem::take(&mut self.vm);
         self.push_scope();
         self.param_ids.clear();
         let fid = self.lookup(name).unwrap_or(u32::MAX);
@@ -2297,6 +2318,8 @@ impl<'a> Sema<'a> {
         }
         self.func_end_labels();
         self.pop_block_scope();
+        self.check_vm_jumps();
+        self.vm = outer_vm;
         if let Some(f) = self.func.take() {
             for (l, loc) in &f.gotos {
                 if !f.labels.contains_key(l) {
@@ -2558,6 +2581,7 @@ impl<'a> Sema<'a> {
             StmtKind::Goto(l) => {
                 if let Some(f) = &mut self.func {
                     f.gotos.push((*l, st.loc));
+                    self.vm.gotos.push((*l, st.loc, self.vm.cur));
                 }
             }
             StmtKind::GotoComputed(e) => {
@@ -2616,6 +2640,9 @@ impl<'a> Sema<'a> {
                 }
             }
             StmtKind::Label(l, _, b) => {
+                if self.vm.cur != 0 && self.func.is_some() {
+                    self.vm.labels.insert(*l, (self.vm.cur, st.loc));
+                }
                 let dup = match &mut self.func {
                     // Local labels (`__label__`) are scoped to their block; not checked yet.
                     Some(f) if f.local_labels.contains(l) => {

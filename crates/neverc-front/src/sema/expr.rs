@@ -174,7 +174,34 @@ impl<'a> Sema<'a> {
             );
         }
         self.require_scalar_at(e, t, at);
+        self.address_true_warning(e);
         t
+    }
+
+    /// -Waddress: a function's or an array's address tested as a truth value.
+    fn address_true_warning(&mut self, e: ExprId) {
+        let mut e = e;
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        let ExprKind::Ident(s) = self.ast.expr(e).kind else {
+            return;
+        };
+        let Some(&o) = self.refs.get(&e) else {
+            return;
+        };
+        let ty = self.ords[o as usize].ty;
+        if !matches!(self.types.kind(ty), Kind::Func(_) | Kind::Array(..))
+            || !matches!(self.ords[o as usize].kind, OrdKind::Object { .. })
+            || self.weak.contains(&o)
+            || !self.warning_on("address", &["all"])
+        {
+            return;
+        }
+        let loc = self.ast.expr(e).loc;
+        let n = self.name(s);
+        let msg = format!("the address of '{n}' will always evaluate as 'true'");
+        self.warning(loc, self.sym_len(s), msg, "address");
     }
 
     /// gcc's error for a non-scalar where a truth value is needed.
@@ -531,6 +558,20 @@ impl<'a> Sema<'a> {
                     self.error(ex.loc, 1, "array subscript is not an integer");
                     return TypeId::ERROR;
                 }
+                // -Wchar-subscripts: a plain `char` index that is not a constant.
+                if matches!(self.types.kind(index), Kind::Int(IntKind::Char))
+                    && self.warning_on("char-subscripts", &["all"])
+                {
+                    let ie = if index == bt { *b } else { *a };
+                    if self.eval(ie).is_none() {
+                        self.warning(
+                            ex.loc,
+                            1,
+                            "array subscript has type 'char'",
+                            "char-subscripts",
+                        );
+                    }
+                }
                 if self.types.is_void(p) {
                     let pt = if self.types.pointee(at).is_some() {
                         at
@@ -566,7 +607,11 @@ impl<'a> Sema<'a> {
                     (*arrow, self.types.pointee(decayed), &ast.expr(*base).kind)
                 {
                     if matches!(self.types.kind(p), Kind::Record(_)) {
-                        let n = self.name(*s);
+                        let mut n = self.name(*s);
+                        if matches!(self.types.kind(bt), Kind::Array(..)) {
+                            // gcc names the decayed array as the conversion it made.
+                            n = format!("({})&{n}", self.tname(decayed));
+                        }
                         self.error(
                             ex.loc,
                             1,
@@ -1313,7 +1358,14 @@ impl<'a> Sema<'a> {
 
     fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
         let at = self.rvalue(a);
+        // `0 && x / 0`: the right operand is never evaluated, and gcc gives no warnings
+        // about its constant operations.
+        let dead_rhs = matches!(op, BinOp::And | BinOp::Or)
+            && self.depth == 0
+            && self.eval(a).is_some_and(|v| (v == 0) == (op == BinOp::And));
+        self.dead += dead_rhs as u32;
         let bt = self.rvalue(b);
+        self.dead -= dead_rhs as u32;
         for (x, t) in [(a, at), (b, bt)] {
             if self.types.is_void(t) {
                 let (loc, len) = self.start_loc(x);
@@ -1369,14 +1421,131 @@ impl<'a> Sema<'a> {
         }
         if self.types.is_integer(at) && self.types.is_integer(bt) {
             self.constant_operand_warnings(op, b, at, at_e);
+            if matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul) {
+                self.overflow_warning(op, a, b, at, bt, at_e);
+            }
         }
         self.binary_types(op, at, bt)
+    }
+
+    /// -Warray-compare: two arrays compared (their addresses are). Given, with gcc's note,
+    /// when both are named arrays (how gcc spells other operands is not followed).
+    fn array_compare_warning(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        loc: crate::source::Loc,
+        len: u32,
+    ) {
+        let strip = |s: &Self, mut e: ExprId| {
+            while let ExprKind::Paren(x) = s.ast.expr(e).kind {
+                e = x;
+            }
+            e
+        };
+        let (a, b) = (strip(self, a), strip(self, b));
+        let is_array = |s: &Self, e: ExprId| {
+            matches!(s.types.kind(s.expr_types[e.0 as usize]), Kind::Array(..))
+        };
+        if !is_array(self, a) || !is_array(self, b) {
+            return;
+        }
+        let (ExprKind::Ident(x), ExprKind::Ident(y)) =
+            (&self.ast.expr(a).kind, &self.ast.expr(b).kind)
+        else {
+            return;
+        };
+        if !self.warning_on("array-compare", &["all"]) {
+            return;
+        }
+        let (x, y) = (self.name(*x), self.name(*y));
+        self.warning(loc, len, "comparison between two arrays", "array-compare");
+        let msg = format!(
+            "use '&{x}[0] {} &{y}[0]' to compare the addresses",
+            op.as_str()
+        );
+        self.note(loc, len, msg);
+    }
+
+    /// Could `e` be an integer constant expression? A cheap test on its form, so that
+    /// only such operands are evaluated.
+    fn maybe_constant(&self, e: ExprId) -> bool {
+        let mut e = e;
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        match self.ast.expr(e).kind {
+            ExprKind::Int(_)
+            | ExprKind::Char(_)
+            | ExprKind::Unary(..)
+            | ExprKind::Binary(..)
+            | ExprKind::Cast(..)
+            | ExprKind::SizeofExpr(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofType(..)
+            | ExprKind::Cond(..) => true,
+            ExprKind::Ident(_) => self
+                .refs
+                .get(&e)
+                .is_some_and(|&o| matches!(self.ords[o as usize].kind, OrdKind::EnumConst(_))),
+            _ => false,
+        }
+    }
+
+    /// gcc's -Woverflow (on by default): signed `+`, `-` or `*` of constants whose result
+    /// does not fit its type.
+    fn overflow_warning(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        at: TypeId,
+        bt: TypeId,
+        at_e: ExprId,
+    ) {
+        if self.depth > 0 || self.dead > 0 || !self.maybe_constant(a) || !self.maybe_constant(b) {
+            return;
+        }
+        let (Some(x), Some(y)) = (self.eval(a), self.eval(b)) else {
+            return;
+        };
+        let Some(ct) = self.types.usual(at, bt) else {
+            return;
+        };
+        let Some(k) = self.types.int_kind(ct) else {
+            return;
+        };
+        if !self.types.is_signed_kind(k) || self.types.int_bits(k) >= 128 {
+            return;
+        }
+        let (x, y) = (self.wrap(x, ct), self.wrap(y, ct));
+        let exact = match op {
+            BinOp::Add => x.checked_add(y),
+            BinOp::Sub => x.checked_sub(y),
+            _ => x.checked_mul(y),
+        };
+        let Some(exact) = exact else {
+            return;
+        };
+        let wrapped = self.wrap(exact, ct);
+        if wrapped != exact {
+            let loc = self.ast.expr(at_e).loc;
+            let msg = format!(
+                "integer overflow in expression of type '{}' results in '{wrapped}'",
+                self.tname(ct)
+            );
+            self.warning(loc, op.as_str().len() as u32, msg, "overflow");
+        }
     }
 
     /// gcc's default warnings for a constant right operand: division by zero, shift
     /// counts that are negative or not less than the width of the promoted left operand.
     fn constant_operand_warnings(&mut self, op: BinOp, b: ExprId, at: TypeId, at_e: ExprId) {
-        if !matches!(op, BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr) || self.depth > 0 {
+        if !matches!(op, BinOp::Div | BinOp::Mod | BinOp::Shl | BinOp::Shr)
+            || self.depth > 0
+            || self.dead > 0
+        {
             return;
         }
         let Some(v) = self.eval(b) else {
@@ -1521,6 +1690,7 @@ impl<'a> Sema<'a> {
     ) {
         let loc = self.ast.expr(at_e).loc;
         let len = op.as_str().len() as u32;
+        self.array_compare_warning(op, a, b, loc, len);
         let (pa, pb) = (self.types.pointee(at), self.types.pointee(bt));
         let equality = matches!(op, BinOp::Eq | BinOp::Ne);
         match (pa, pb) {
@@ -1894,9 +2064,24 @@ impl<'a> Sema<'a> {
         };
         let mut void_arg = vec![false; args.len()];
         for (i, &a) in args.iter().enumerate() {
-            if self.types.is_void(self.expr_types[a.0 as usize]) {
+            let at = self.expr_types[a.0 as usize];
+            if self.types.is_void(at) {
                 let (loc, len) = self.start_loc(a);
                 self.error(loc, len, "invalid use of void expression");
+                void_arg[i] = true;
+            } else if matches!(self.types.kind(at), Kind::Record(_)) && !self.types.is_complete(at)
+            {
+                // An argument's value of a struct or union type not defined (yet), as gcc
+                // reports it: the value, then a parameter of that type.
+                let (loc, len) = self.start_loc(a);
+                let ua = self.types.unqual(at);
+                let msg = format!("invalid use of undefined type '{}'", self.tname(ua));
+                self.error(loc, len, msg);
+                let param = func.params.get(i).copied().filter(|_| func.proto);
+                if param.is_some_and(|p| !self.types.is_complete(p)) {
+                    let msg = format!("type of formal parameter {} is incomplete", i + 1);
+                    self.error(loc, len, msg);
+                }
                 void_arg[i] = true;
             }
         }

@@ -202,6 +202,11 @@ pub struct Sema<'a> {
     undeclared_note: bool,
     /// Nesting of unevaluated operands and statement expressions.
     pub(crate) depth: u32,
+    /// Nesting of operands never evaluated because of a constant (`0 && x`): no
+    /// warnings about their constant arithmetic.
+    pub(crate) dead: u32,
+    /// Entries declared `weak` (their address may be null: no -Waddress).
+    pub(crate) weak: crate::token::FxHashSet<u32>,
     /// Types of the type names resolved so far (for evaluation).
     pub(crate) tn_cache: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
@@ -239,6 +244,26 @@ pub struct Sema<'a> {
     /// top-level declaration or function definition, or in a record's member list the
     /// token after its keyword.
     pub(crate) decl_ctx: Loc,
+    /// Objects of variably modified type in scope, for gotos that jump into their scope.
+    pub(crate) vm: VmScopes,
+}
+
+/// The block-scope objects of variably modified type in scope at each point of a function,
+/// as a tree: node `i` is (its parent node, the object's entry); node 0 is "none". The set
+/// in scope at a label or a goto is one node and its ancestors, so "the label is in the
+/// scope of an object the goto is not" is "the label's node is not an ancestor of the
+/// goto's". Costs nothing in functions without such objects.
+#[derive(Default)]
+pub(crate) struct VmScopes {
+    pub(crate) nodes: Vec<(u32, u32)>,
+    /// The node in effect now.
+    pub(crate) cur: u32,
+    /// Per object pushed: the scope depth it belongs to, and the node before it.
+    pub(crate) open: Vec<(usize, u32)>,
+    /// Labels defined in the scope of such objects: their node and where they are.
+    pub(crate) labels: FxHashMap<Symbol, (u32, Loc)>,
+    /// Every goto of the function: label, where, node.
+    pub(crate) gotos: Vec<(Symbol, Loc, u32)>,
 }
 
 /// The value of an object is used.
@@ -279,6 +304,8 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         shown_ctx: None,
         undeclared_note: false,
         depth: 0,
+        dead: 0,
+        weak: Default::default(),
         tn_cache: FxHashMap::default(),
         generic_choice: FxHashMap::default(),
         rec: 0,
@@ -297,6 +324,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         token_cursor: std::cell::Cell::new(0),
         enum_of: FxHashMap::default(),
         decl_ctx: Loc::default(),
+        vm: VmScopes::default(),
     };
     s.predeclare();
     for &d in &ast.items {
@@ -511,6 +539,69 @@ impl<'a> Sema<'a> {
     pub(crate) fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
             self.scopes.pop();
+            self.close_vm_scope();
+        }
+    }
+
+    /// Leaving a block: its objects of variably modified type go out of scope.
+    fn close_vm_scope(&mut self) {
+        let depth = self.scopes.len();
+        while let Some(&(d, before)) = self.vm.open.last() {
+            if d <= depth {
+                break;
+            }
+            self.vm.cur = before;
+            self.vm.open.pop();
+        }
+    }
+
+    /// A block-scope object of variably modified type comes into scope.
+    pub(crate) fn open_vm_object(&mut self, ord: u32) {
+        if self.vm.nodes.is_empty() {
+            self.vm.nodes.push((0, u32::MAX));
+        }
+        let node = self.vm.nodes.len() as u32;
+        self.vm.nodes.push((self.vm.cur, ord));
+        self.vm.open.push((self.scopes.len(), self.vm.cur));
+        self.vm.cur = node;
+    }
+
+    /// The goto jumps into the scope of objects of variably modified type (C17 6.8.6.1p1):
+    /// gcc's error at the goto, with notes on the label and the object.
+    pub(crate) fn check_vm_jumps(&mut self) {
+        if self.vm.labels.is_empty() {
+            return;
+        }
+        let gotos = std::mem::take(&mut self.vm.gotos);
+        for &(l, at, from) in &gotos {
+            let Some(&(to, label_loc)) = self.vm.labels.get(&l) else {
+                continue;
+            };
+            // Is `to` an ancestor of (or the same as) `from`?
+            let mut n = from;
+            while n != to && n != 0 {
+                n = self.vm.nodes[n as usize].0;
+            }
+            if n == to {
+                continue;
+            }
+            let obj = self.vm.nodes[to as usize].1;
+            let len = self.tok_len_at(at);
+            self.error(
+                at,
+                len,
+                "jump into scope of identifier with variably modified type",
+            );
+            let ln = self.name(l);
+            self.note(
+                label_loc,
+                self.sym_len(l),
+                format!("label '{ln}' defined here"),
+            );
+            let o = &self.ords[obj as usize];
+            let (oloc, oname) = (o.loc, o.name);
+            let on = self.name(oname);
+            self.note(oloc, self.sym_len(oname), format!("'{on}' declared here"));
         }
     }
 
@@ -526,6 +617,7 @@ impl<'a> Sema<'a> {
             return;
         }
         let scope = self.scopes.pop().unwrap();
+        self.close_vm_scope();
         let unused = self.warning_on("unused-variable", &["all", "unused"]);
         let set_only = self.warning_on("unused-but-set-variable", &["all", "unused"]);
         if self.func.is_none() || !(unused || set_only) {
