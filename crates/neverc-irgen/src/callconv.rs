@@ -479,6 +479,9 @@ impl<'a> Gen<'a> {
                     None => {
                         let h = match here.as_slice() {
                             [(k, _, v)] if param_mem.contains(&(*k as u32)) => *v,
+                            // Passed by reference (AAPCS64, records over 16 bytes): the
+                            // pointer is to the caller's copy.
+                            [(_, l, v)] if l.flags.contains(Flags::BYREF) => *v,
                             _ => {
                                 let (size, align) = self.size_align(ct);
                                 let slot =

@@ -148,10 +148,18 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
             validate_ssa: checked,
             algorithm,
         };
-        let out = regalloc2::run(&low.vcode, &env, &ra_opts)
+        // A custom plan may name registers the -O0 set leaves out (`custom_cc`).
+        let custom_env;
+        let env = if opts.opt_level == 0 && crate::custom_cc::involves_custom(f) {
+            custom_env = crate::custom_cc::env_with_plan_registers(&env, f);
+            &custom_env
+        } else {
+            &env
+        };
+        let out = regalloc2::run(&low.vcode, env, &ra_opts)
             .map_err(|e| internal(format!("register allocation of {} failed: {e}", sd.name)))?;
         if checked {
-            let mut ch = regalloc2::checker::Checker::new(&low.vcode, &env);
+            let mut ch = regalloc2::checker::Checker::new(&low.vcode, env);
             ch.prepare(&out);
             ch.run()
                 .map_err(|e| internal(format!("regalloc2 checker on {}: {e:?}", sd.name)))?;

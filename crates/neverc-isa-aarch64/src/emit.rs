@@ -95,6 +95,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     for &a in &out.allocs {
         note(a);
     }
+    for &r in &fr.extra_saved {
+        note(Allocation::reg(r));
+    }
     for (_, e) in &out.edits {
         let Edit::Move { from, to } = e;
         note(*from);

@@ -6,5 +6,6 @@
 
 pub mod asm;
 pub mod backend;
+pub mod custom_cc;
 pub mod emit;
 pub mod lower;

@@ -24,6 +24,7 @@
 
 use crate::asm::*;
 use crate::backend::{BackendError, Options, Pic};
+use crate::custom_cc;
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::reloc::SymId;
 use neverc_codegen::vcode::{Term, VBlock, VCode, VInst};
@@ -63,6 +64,14 @@ pub fn fpr_allocatable() -> Vec<PReg> {
     (0u8..31).map(preg_fpr).collect()
 }
 
+/// The asm register of an allocatable register.
+pub fn preg_reg(p: PReg) -> Reg {
+    match p.class() {
+        RegClass::Int => Reg::G(Gpr(p.hw_enc() as u8)),
+        _ => Reg::V(Fpr(p.hw_enc() as u8)),
+    }
+}
+
 /// The register a plan's DWARF number names (x0-x30 are 0-30, v0-v31 64-95).
 pub fn dwarf_to_preg(n: u16) -> Option<PReg> {
     match n {
@@ -84,6 +93,9 @@ pub struct FrameInfo {
     /// x29 offset of a variadic function's register save area: x0-x7 (64 bytes), then
     /// q0-q7 (128 bytes), stored by the prologue.
     pub va_save: Option<i64>,
+    /// Registers of `callee_saved` the prologue saves even where the allocator does not
+    /// use them (custom conventions: see `custom_cc`).
+    pub extra_saved: Vec<PReg>,
 }
 
 pub struct Lowered {
@@ -359,6 +371,8 @@ struct Lower<'a> {
     /// bits of v8-v15).
     wide: bool,
     va_save: Option<i64>,
+    /// See `FrameInfo::extra_saved`.
+    extra_saved: Vec<PReg>,
 }
 
 pub fn lower_function(
@@ -395,19 +409,22 @@ pub fn lower_function(
         libcall,
         wide,
         va_save: None,
+        extra_saved: custom_cc::always_saved(&f.plan),
     };
     l.run()?;
-    let callee_saved = f
+    let mut callee_saved: Vec<PReg> = f
         .plan
         .callee_saved
         .iter()
         .filter_map(|&r| dwarf_to_preg(r))
         .collect();
+    callee_saved.extend(custom_cc::always_saved(&f.plan));
     let frame = FrameInfo {
         fixed_size: l.fixed_size.next_multiple_of(16),
         max_out: l.max_out.next_multiple_of(16),
         callee_saved,
         va_save: l.va_save,
+        extra_saved: l.extra_saved,
     };
     let mut vcode = VCode::new(l.blocks, l.nvregs);
     vcode.wide_float = wide;
@@ -848,7 +865,7 @@ impl<'a> Lower<'a> {
         for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
             for l in p.arguments.iter().chain(p.returns.iter()) {
                 if let Place::Reg(r) = l.place {
-                    if dwarf_to_preg(r).is_none() {
+                    if dwarf_to_preg(r).is_none() && custom_cc::hand_moved(r).is_none() {
                         return Err(self.err(&format!("a plan location in register {r}")));
                     }
                 }
@@ -1008,6 +1025,8 @@ impl<'a> Lower<'a> {
             .iter()
             .filter(|l| l.flags.contains(Flags::SRET))
             .collect();
+        let mut fixed: Vec<PReg> = Vec::new();
+        let mut by_hand: Vec<(VReg, Reg)> = Vec::new();
         for (i, &p) in params.iter().enumerate() {
             let loc = if i < nargs {
                 &f.plan.arguments[i]
@@ -1018,8 +1037,13 @@ impl<'a> Lower<'a> {
             let v = self.vreg(p)?;
             match loc.place {
                 Place::Reg(r) => {
+                    if let Some(h) = custom_cc::hand_moved(r) {
+                        by_hand.push((v, h));
+                        continue;
+                    }
                     let preg = dwarf_to_preg(r).ok_or_else(|| self.err("argument register"))?;
                     b.fixed_def(v, preg);
+                    fixed.push(preg);
                 }
                 Place::Stack(off) => {
                     let off = 16 + off as i64;
@@ -1038,6 +1062,19 @@ impl<'a> Lower<'a> {
                     after.push(a);
                 }
             }
+        }
+        // Parameters in x18 or v31: copied by the entry instruction itself into
+        // registers no other parameter is in.
+        for (v, h) in by_hand {
+            let class = if matches!(h, Reg::G(_)) {
+                RegClass::Int
+            } else {
+                RegClass::Float
+            };
+            let t = custom_cc::temp_for(class, &fixed);
+            fixed.push(t);
+            b.fixed_def(v, t);
+            b.i(custom_cc::move_reg(preg_reg(t), h));
         }
         self.emit(b);
         for a in after {
@@ -1280,6 +1317,7 @@ impl<'a> Lower<'a> {
         }
         b.i(Inst::Bl(Target::Sym(sym, 0)));
         b.fixed_def(ret.0, ret.1);
+        self.note_callee(&custom_cc::standard_callee_saved());
         let mut clobbers = PRegSet::empty();
         for p in gpr_allocatable().into_iter().chain(fpr_allocatable()) {
             let kept = p.class() == RegClass::Int && (19..29).contains(&p.hw_enc());
@@ -2428,6 +2466,7 @@ impl<'a> Lower<'a> {
             .filter(|l| l.flags.contains(Flags::SRET))
             .collect();
         let mut reg_args: Vec<(VReg, PReg)> = Vec::new();
+        let mut hand_args: Vec<(VReg, Reg)> = Vec::new();
         for (i, &v) in args.iter().enumerate() {
             let loc = if i < nargs {
                 &plan.arguments[i]
@@ -2464,15 +2503,25 @@ impl<'a> Lower<'a> {
                     self.emit(sb);
                 }
                 Place::Reg(r) => {
-                    let preg = dwarf_to_preg(r).unwrap();
                     let rv = self.extend_for(v, loc.flags)?;
-                    reg_args.push((rv, preg));
+                    match custom_cc::hand_moved(r) {
+                        Some(h) => hand_args.push((rv, h)),
+                        None => reg_args.push((rv, dwarf_to_preg(r).unwrap())),
+                    }
                 }
             }
         }
         let mut b = B::default();
         for (v, p) in reg_args {
             b.fixed_use(v, p);
+        }
+        // Arguments in x18 or v31: moved there by the call instruction itself.
+        for (v, h) in hand_args {
+            let src = match h {
+                Reg::G(_) => Reg::G(b.use_g(v)),
+                Reg::V(_) => Reg::V(b.use_v(v)),
+            };
+            b.i(custom_cc::move_reg(h, src));
         }
         match callee {
             ir::Callee::Direct(s) => b.i(Inst::Bl(Target::Sym(self.syms[s.index()], 0))),
@@ -2484,7 +2533,24 @@ impl<'a> Lower<'a> {
                 b.i(Inst::Blr(g));
             }
         }
+        let keep: Vec<PReg> = if self.f.calls_setjmp {
+            Vec::new()
+        } else {
+            plan.callee_saved
+                .iter()
+                .filter_map(|&r| dwarf_to_preg(r))
+                .filter(|p| !self.wide || p.class() == RegClass::Int)
+                .collect()
+        };
         let mut defs = PRegSet::empty();
+        // Registers the results are in, and those the callee keeps: a result arriving in
+        // x18 or v31 is copied by the call instruction to a register of neither.
+        let mut busy: Vec<PReg> = keep.clone();
+        for loc in &plan.returns {
+            if let Place::Reg(r) = loc.place {
+                busy.extend(dwarf_to_preg(r));
+            }
+        }
         let mut ri = 0;
         for loc in plan.returns.iter() {
             if loc.flags.contains(Flags::SRET) {
@@ -2495,22 +2561,27 @@ impl<'a> Lower<'a> {
             match loc.place {
                 Place::Reg(r) => {
                     let d = self.vreg(v)?;
-                    let p = dwarf_to_preg(r).unwrap();
+                    let p = match custom_cc::hand_moved(r) {
+                        Some(h) => {
+                            let class = if matches!(h, Reg::G(_)) {
+                                RegClass::Int
+                            } else {
+                                RegClass::Float
+                            };
+                            let t = custom_cc::temp_for(class, &busy);
+                            busy.push(t);
+                            b.i(custom_cc::move_reg(preg_reg(t), h));
+                            t
+                        }
+                        None => dwarf_to_preg(r).unwrap(),
+                    };
                     b.fixed_def(d, p);
                     defs.add(p);
                 }
                 Place::Stack(_) => return Err(self.err("a result returned on the stack")),
             }
         }
-        let keep: Vec<PReg> = if self.f.calls_setjmp {
-            Vec::new()
-        } else {
-            plan.callee_saved
-                .iter()
-                .filter_map(|&r| dwarf_to_preg(r))
-                .filter(|p| !self.wide || p.class() == RegClass::Int)
-                .collect()
-        };
+        self.note_callee(&plan.callee_saved);
         let mut clobbers = PRegSet::empty();
         for p in gpr_allocatable().into_iter().chain(fpr_allocatable()) {
             if !keep.contains(&p) && !defs.contains(p) {
@@ -2521,6 +2592,23 @@ impl<'a> Lower<'a> {
         vi.clobbers = clobbers;
         self.push(vi);
         Ok(())
+    }
+
+    /// A call to a function preserving `kept` (plan numbers): the registers this
+    /// function's own plan must preserve and the callee does not are saved by the
+    /// prologue, even where the allocator never uses them. (Between two standard plans
+    /// there are none; only custom conventions make them.)
+    fn note_callee(&mut self, kept: &[u16]) {
+        for &r in &self.f.plan.callee_saved {
+            if kept.contains(&r) {
+                continue;
+            }
+            if let Some(p) = dwarf_to_preg(r) {
+                if !self.extra_saved.contains(&p) {
+                    self.extra_saved.push(p);
+                }
+            }
+        }
     }
 
     /// An argument value extended as its location's flags ask.
@@ -2668,6 +2756,7 @@ impl<'a> Lower<'a> {
     fn lower_return(&mut self, vals: &[Value]) -> Result<(), BackendError> {
         let f = self.f;
         let mut uses: Vec<(VReg, PReg)> = Vec::new();
+        let mut by_hand: Vec<(VReg, Reg)> = Vec::new();
         let mut i = 0;
         for loc in &f.plan.returns {
             if loc.flags.contains(Flags::SRET) {
@@ -2678,7 +2767,10 @@ impl<'a> Lower<'a> {
             match loc.place {
                 Place::Reg(r) => {
                     let rv = self.extend_for(v, loc.flags)?;
-                    uses.push((rv, dwarf_to_preg(r).unwrap()));
+                    match custom_cc::hand_moved(r) {
+                        Some(h) => by_hand.push((rv, h)),
+                        None => uses.push((rv, dwarf_to_preg(r).unwrap())),
+                    }
                 }
                 Place::Stack(_) => return Err(self.err("a result returned on the stack")),
             }
@@ -2686,6 +2778,15 @@ impl<'a> Lower<'a> {
         let mut b = B::default();
         for (v, p) in uses {
             b.fixed_use(v, p);
+        }
+        // A result in x18 or v31: moved there by the return instruction itself (the
+        // epilogue leaves both alone).
+        for (v, h) in by_hand {
+            let src = match h {
+                Reg::G(_) => Reg::G(b.use_g(v)),
+                Reg::V(_) => Reg::V(b.use_v(v)),
+            };
+            b.i(custom_cc::move_reg(h, src));
         }
         let mut vi = b.vinst();
         vi.term = Term::Ret;

@@ -8,8 +8,8 @@
 //!
 //! When neverc links, and with `neverc --check-plans OBJ...`, every call of a function
 //! defined in another object is checked against the definition, and a disagreement names
-//! the function and both files. Inputs that are not relocatable x86-64 ELF objects
-//! (archives, shared libraries) are not checked.
+//! the function and both files. Inputs that are not relocatable ELF64 objects (x86-64 or
+//! AArch64; archives, shared libraries) are not checked.
 
 use neverc_abi::callconv::is_custom;
 use neverc_ir::{Callee, Module, Op};

@@ -6,13 +6,51 @@
 //! and every caller the result it got back. gcc, which ignores `custom_attr`, compiles the
 //! same sources with the standard convention throughout: its program's output is the
 //! expected one, line for line.
+//!
+//! The same on AArch64 (issue 7): 250 functions (`NEVERC_CC_RANDOM_FUNCTIONS=N` for more)
+//! with specs of `x`/`v` registers (the reserved and IP registers among them), compiled
+//! with `--target=aarch64-linux-gnu`; `aarch64-linux-gnu-gcc` compiles the reference and
+//! the pointer caller, and both programs run under `qemu-aarch64`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 const FUNCTIONS: usize = 1000;
+const FUNCTIONS_AARCH64: usize = 250;
 const FILES: usize = 4;
+
+/// The registers random specs draw from on one architecture.
+struct Regs {
+    /// General registers, with some a spec may name but that cannot carry values.
+    gprs: &'static [&'static str],
+    /// Vector registers: this prefix and a number below `nvec`.
+    vec: &'static str,
+    nvec: usize,
+    csr: &'static [&'static str],
+}
+
+const X86_64: Regs = Regs {
+    gprs: &GPRS,
+    vec: "xmm",
+    nvec: 16,
+    csr: &[
+        "rbx", "r12", "r13", "r14", "r15", "rdi", "rsi", "r8", "r11", "rcx", "xmm6", "xmm15",
+    ],
+};
+
+const AARCH64: Regs = Regs {
+    gprs: &[
+        "x0", "x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8", "x9", "x10", "x11", "x12", "x13",
+        "x14", "x15", "x18", "x19", "x20", "x21", "x22", "x23", "x24", "x25", "x26", "x27", "x28",
+        "sp", "x29", "x30", "x16", "x17",
+    ],
+    vec: "v",
+    nvec: 32,
+    csr: &[
+        "x19", "x20", "x28", "x9", "x10", "x0", "x18", "x3", "v8", "v15", "v16", "v31", "v0",
+    ],
+};
 
 struct Rng(u64);
 impl Rng {
@@ -188,12 +226,13 @@ fn reg_list(r: &mut Rng, pool: &[&str], max: usize) -> Vec<String> {
         .collect()
 }
 
-fn xmm(r: &mut Rng) -> String {
-    format!("xmm{}", r.below(16))
+fn vreg(r: &mut Rng, regs: &Regs) -> String {
+    format!("{}{}", regs.vec, r.below(regs.nvec))
 }
 
 /// A random spec: pool or positional mode, every kind of entry the rules speak of.
-fn random_spec(r: &mut Rng, nargs: usize) -> String {
+fn random_spec(r: &mut Rng, nargs: usize, regs: &Regs) -> String {
+    let xmm = |r: &mut Rng| vreg(r, regs);
     let mut segs: Vec<(String, Vec<String>)> = Vec::new();
     if r.below(3) == 0 {
         let toks = (0..nargs + r.below(3))
@@ -201,7 +240,7 @@ fn random_spec(r: &mut Rng, nargs: usize) -> String {
                 0 => "stack".to_string(),
                 1 => "mem".to_string(),
                 2..=4 => xmm(r),
-                _ => r.pick(&GPRS).to_string(),
+                _ => r.pick(regs.gprs).to_string(),
             })
             .collect::<Vec<_>>();
         let toks = toks[..r.below(toks.len() + 1)].to_vec();
@@ -209,7 +248,7 @@ fn random_spec(r: &mut Rng, nargs: usize) -> String {
     }
     if r.below(4) != 0 {
         let key = *r.pick(&["gpr", "arg_gpr"]);
-        let mut l = reg_list(r, &GPRS, 7);
+        let mut l = reg_list(r, regs.gprs, 7);
         if r.below(8) == 0 {
             l.push(xmm(r)); // a wrong-class entry
         }
@@ -222,7 +261,7 @@ fn random_spec(r: &mut Rng, nargs: usize) -> String {
     }
     if r.below(2) == 0 {
         let key = *r.pick(&["ret", "ret_gpr"]);
-        let l = reg_list(r, &GPRS, 2);
+        let l = reg_list(r, regs.gprs, 2);
         segs.push((key.into(), l));
     }
     if r.below(3) == 0 {
@@ -231,10 +270,7 @@ fn random_spec(r: &mut Rng, nargs: usize) -> String {
         segs.push((key.into(), l));
     }
     if r.below(3) == 0 {
-        let csr = [
-            "rbx", "r12", "r13", "r14", "r15", "rdi", "rsi", "r8", "r11", "rcx", "xmm6", "xmm15",
-        ];
-        segs.push(("csr".into(), reg_list(r, &csr, 5)));
+        segs.push(("csr".into(), reg_list(r, regs.csr, 5)));
     }
     if r.below(10) == 0 {
         segs.push(("future_thing".into(), vec!["r9".into()]));
@@ -287,9 +323,9 @@ struct s2 { int a, b; };\nstruct sf { float x, y; };\n\
 struct sd { double d; long l; };\nstruct sb { long a, b, c; };\n\
 extern const long pool[16];\n";
 
-fn generate(seed: u64) -> (Vec<Func>, Vec<(String, String)>, String) {
+fn generate(seed: u64, n: usize, regs: &Regs) -> (Vec<Func>, Vec<(String, String)>, String) {
     let mut r = Rng(seed);
-    let funcs: Vec<Func> = (0..FUNCTIONS)
+    let funcs: Vec<Func> = (0..n)
         .map(|k| {
             let n = r.below(9);
             let params = (0..n).map(|_| *r.pick(&ARG_TYPES)).collect();
@@ -297,7 +333,7 @@ fn generate(seed: u64) -> (Vec<Func>, Vec<(String, String)>, String) {
                 name: format!("f{k}"),
                 ret: *r.pick(&RET_TYPES),
                 params,
-                spec: random_spec(&mut r, n),
+                spec: random_spec(&mut r, n, regs),
             }
         })
         .collect();
@@ -409,18 +445,36 @@ fn sh(dir: &Path, prog: &str, args: &[&str]) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-#[test]
-fn a_thousand_random_specs_across_files_and_through_gcc_pointers() {
-    if !have("gcc") {
-        eprintln!("skipped: gcc is not installed (it compiles the reference program)");
-        return;
+/// How one architecture's programs are built and run.
+struct Toolchain {
+    /// Arguments neverc gets before the files.
+    neverc: &'static [&'static str],
+    /// The reference compiler, which also compiles the pointer caller.
+    cc: &'static str,
+    cc_args: &'static [&'static str],
+    /// The program runs under this (with these arguments), or natively.
+    runner: Option<(&'static str, &'static [&'static str])>,
+}
+
+fn run_prog(dir: &Path, t: &Toolchain, prog: &str) -> String {
+    let path = dir.join(prog).to_string_lossy().into_owned();
+    match t.runner {
+        None => sh(dir, &path, &[]),
+        Some((r, args)) => {
+            let mut a: Vec<&str> = args.to_vec();
+            a.push(&path);
+            sh(dir, r, &a)
+        }
     }
+}
+
+fn random_specs(tag: &str, n: usize, regs: &Regs, t: &Toolchain) {
     let dir: PathBuf =
-        std::env::temp_dir().join(format!("neverc-cc-random-{}", std::process::id()));
+        std::env::temp_dir().join(format!("neverc-cc-random-{tag}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    let (funcs, files, gcc_file) = generate(0x6e65_7665_7263);
-    assert_eq!(funcs.len(), FUNCTIONS);
+    let (funcs, files, gcc_file) = generate(0x6e65_7665_7263, n, regs);
+    assert_eq!(funcs.len(), n);
     for (name, text) in &files {
         std::fs::write(dir.join(name), text).unwrap();
     }
@@ -431,19 +485,23 @@ fn a_thousand_random_specs_across_files_and_through_gcc_pointers() {
         .filter(|n| n.ends_with(".c"))
         .collect();
     // The reference: gcc alone, standard convention everywhere.
-    let mut args: Vec<&str> = vec!["-w", "-O1", "-o", "ref"];
+    let mut args: Vec<&str> = t.cc_args.to_vec();
+    args.extend(["-w", "-O1", "-o", "ref"]);
     args.extend(&c_files);
     args.push("gcccall.c");
-    sh(&dir, "gcc", &args);
-    let expected = sh(&dir, &dir.join("ref").to_string_lossy(), &[]);
+    sh(&dir, t.cc, &args);
+    let expected = run_prog(&dir, t, "ref");
     assert_eq!(
         expected.lines().count(),
-        FUNCTIONS * 2 + funcs.iter().filter(|f| f.ret.is_some()).count() * 2
+        n * 2 + funcs.iter().filter(|f| f.ret.is_some()).count() * 2
     );
     // neverc for every file but gcc's.
-    sh(&dir, "gcc", &["-O1", "-c", "gcccall.c", "-o", "gcccall.o"]);
+    let mut args: Vec<&str> = t.cc_args.to_vec();
+    args.extend(["-O1", "-c", "gcccall.c", "-o", "gcccall.o"]);
+    sh(&dir, t.cc, &args);
     for opt in ["-O0", "-O1"] {
-        let mut args: Vec<&str> = vec![opt, "-o", "prog"];
+        let mut args: Vec<&str> = t.neverc.to_vec();
+        args.extend([opt, "-o", "prog"]);
         args.extend(&c_files);
         args.push("gcccall.o");
         let o = Command::new(env!("CARGO_BIN_EXE_neverc"))
@@ -457,7 +515,7 @@ fn a_thousand_random_specs_across_files_and_through_gcc_pointers() {
             "{opt}: {}",
             &stderr[..stderr.len().min(4000)]
         );
-        let got = sh(&dir, &dir.join("prog").to_string_lossy(), &[]);
+        let got = run_prog(&dir, t, "prog");
         for (i, (g, e)) in got.lines().zip(expected.lines()).enumerate() {
             if g != e {
                 let f = e.split_whitespace().next().unwrap().trim_start_matches('*');
@@ -470,4 +528,41 @@ fn a_thousand_random_specs_across_files_and_through_gcc_pointers() {
     if std::env::var_os("NEVERC_KEEP").is_none() {
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+#[test]
+fn a_thousand_random_specs_across_files_and_through_gcc_pointers() {
+    if !have("gcc") {
+        eprintln!("skipped: gcc is not installed (it compiles the reference program)");
+        return;
+    }
+    let t = Toolchain {
+        neverc: &[],
+        cc: "gcc",
+        cc_args: &[],
+        runner: None,
+    };
+    random_specs("x86_64", FUNCTIONS, &X86_64, &t);
+}
+
+#[test]
+fn random_specs_on_aarch64_across_files_and_through_gcc_pointers() {
+    if !have("aarch64-linux-gnu-gcc") || !have("qemu-aarch64") {
+        eprintln!(
+            "skipped: aarch64-linux-gnu-gcc or qemu-aarch64 is not installed (scripts/setup.sh installs them)"
+        );
+        return;
+    }
+    let n = std::env::var("NEVERC_CC_RANDOM_FUNCTIONS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(FUNCTIONS_AARCH64);
+    let t = Toolchain {
+        neverc: &["--target=aarch64-linux-gnu"],
+        cc: "aarch64-linux-gnu-gcc",
+        // No fused multiply-adds: neverc makes none, and the values must agree exactly.
+        cc_args: &["-ffp-contract=off"],
+        runner: Some(("qemu-aarch64", &["-L", "/usr/aarch64-linux-gnu"])),
+    };
+    random_specs("aarch64", n, &AARCH64, &t);
 }
