@@ -63,17 +63,19 @@ pub fn always_saved(plan: &CallPlan) -> Vec<PReg> {
 }
 
 /// A caller-saved register of `class` outside `avoid`, to receive a hand-moved value
-/// (a fixed def, which the allocator then moves wherever it wants).
-pub fn temp_for(class: RegClass, avoid: &[PReg]) -> PReg {
+/// (a fixed def, which the allocator then moves wherever it wants); `None` when a plan
+/// fills them all.
+pub fn temp_for(class: RegClass, avoid: &[PReg]) -> Option<PReg> {
     let candidates: Vec<PReg> = match class {
         RegClass::Int => (9u8..16).chain(0..9).map(preg_gpr).collect(),
         _ => (16u8..31).chain(0..8).map(preg_fpr).collect(),
     };
-    candidates
-        .into_iter()
-        .find(|p| !avoid.contains(p))
-        .expect("a free caller-saved register")
+    candidates.into_iter().find(|p| !avoid.contains(p))
 }
+
+/// The refusal when [`temp_for`] finds no register.
+pub const NO_TEMP: &str = "a value in x18 or v31 when the plan leaves no caller-saved \
+                           register of its class free";
 
 /// `env` (the -O0 registers) with every register `f`'s plans place values in, as
 /// non-preferred registers of their class.

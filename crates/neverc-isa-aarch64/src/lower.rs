@@ -1071,7 +1071,8 @@ impl<'a> Lower<'a> {
             } else {
                 RegClass::Float
             };
-            let t = custom_cc::temp_for(class, &fixed);
+            let t =
+                custom_cc::temp_for(class, &fixed).ok_or_else(|| self.err(custom_cc::NO_TEMP))?;
             fixed.push(t);
             b.fixed_def(v, t);
             b.i(custom_cc::move_reg(preg_reg(t), h));
@@ -2568,7 +2569,8 @@ impl<'a> Lower<'a> {
                             } else {
                                 RegClass::Float
                             };
-                            let t = custom_cc::temp_for(class, &busy);
+                            let t = custom_cc::temp_for(class, &busy)
+                                .ok_or_else(|| self.err(custom_cc::NO_TEMP))?;
                             busy.push(t);
                             b.i(custom_cc::move_reg(preg_reg(t), h));
                             t

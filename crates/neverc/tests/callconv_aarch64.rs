@@ -779,6 +779,28 @@ fn sub_register_spellings_and_variadic_functions_are_refused() {
         "{}",
         o.stderr
     );
+    // Every caller-saved general register carries an argument, and x18 one more: the
+    // value in x18 has nowhere to go at entry (a refusal, not a crash).
+    let regs: Vec<String> = (0..16).map(|i| format!("x{i}")).collect();
+    let params: Vec<String> = (0..17).map(|i| format!("long a{i}")).collect();
+    write(
+        &dir,
+        "full.c",
+        &format!(
+            "__attribute__((custom_attr(\"neverc-callconv\", \"gpr:{},x18\"))) long f({}) {{ return a16; }}\n",
+            regs.join(","),
+            params.join(", ")
+        ),
+    );
+    let o = neverc_in(&dir, &["-c", "full.c", "-o", "full.o"]);
+    assert_ne!(o.code, 0);
+    assert!(
+        o.stderr.contains(
+            "neverc cannot compile a value in x18 or v31 when the plan leaves no caller-saved register of its class free for aarch64 yet (function f)"
+        ),
+        "{}",
+        o.stderr
+    );
     write(
         &dir,
         "v.c",
