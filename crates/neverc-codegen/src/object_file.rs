@@ -626,6 +626,19 @@ impl ObjectModule {
         id
     }
 
+    /// An ELF mapping symbol (`$d` before data in code, `$x` where A64 code resumes, as
+    /// the AArch64 ELF ABI asks and gas writes): local, no type, in the symbol table.
+    pub fn mapping_symbol(&mut self, section: SectionId, offset: u64, name: &str) {
+        let id = self.push_symbol(name.to_string());
+        let s = &mut self.symbols[id.0 as usize];
+        s.def = SymDef::Defined {
+            section,
+            offset,
+            size: 0,
+        };
+        s.info = SymbolInfo::new(SymKind::NoType, Binding::Local);
+    }
+
     fn check_undefined(&self, sym: SymId) -> Result<&SymData, String> {
         let s = self
             .symbols

@@ -35,6 +35,32 @@ pub struct Options {
     pub data_sections: bool,
     /// Only the object is wanted (`-c`): `Compiled::asm` stays empty.
     pub object_only: bool,
+    /// The ARMv8.1 atomics (LSE: `ldadd`, `swp`, `cas`, ...) may be used
+    /// (`-march=armv8.1-a` and later, or `+lse`; see [`march_has_lse`]).
+    pub lse: bool,
+}
+
+/// Whether a `-march=` value includes the LSE atomics: `armv8.1-a` and later ARMv8.x and
+/// ARMv9.x profiles, or any architecture with `+lse`, unless a later `+nolse` removes them.
+pub fn march_has_lse(march: &str) -> bool {
+    let mut parts = march.split('+');
+    let base = parts.next().unwrap_or("");
+    let mut lse = base
+        .strip_prefix("armv")
+        .and_then(|v| v.strip_suffix("-a"))
+        .and_then(|v| {
+            let (major, minor) = v.split_once('.').unwrap_or((v, "0"));
+            Some((major.parse::<u32>().ok()?, minor.parse::<u32>().ok()?))
+        })
+        .is_some_and(|(major, minor)| major > 8 || (major == 8 && minor >= 1));
+    for ext in parts {
+        match ext {
+            "lse" => lse = true,
+            "nolse" => lse = false,
+            _ => {}
+        }
+    }
+    lse
 }
 
 pub struct Compiled {
@@ -184,6 +210,26 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         );
         let align = u64::from(f.align.max(4));
         let offset = obj.append(section, &asm.bytes, align);
+        // Jump tables are data in the code: `$d` at the first of adjacent ones, `$x` after
+        // the last.
+        let mut data: Vec<(u64, u64)> = Vec::new();
+        for (k, w) in emitted.insts.windows(2).enumerate() {
+            if let [Inst::Label(l), Inst::JumpTableEntry { .. }] = w {
+                let n = emitted.insts[k + 1..]
+                    .iter()
+                    .take_while(|i| matches!(i, Inst::JumpTableEntry { .. }))
+                    .count() as u64;
+                let start = offset + asm.labels[l] as u64;
+                match data.last_mut() {
+                    Some(last) if last.1 == start => last.1 = start + 4 * n,
+                    _ => data.push((start, start + 4 * n)),
+                }
+            }
+        }
+        for (start, end) in data {
+            obj.mapping_symbol(section, start, "$d");
+            obj.mapping_symbol(section, end, "$x");
+        }
         pending.push((section, offset, asm.fixups.clone()));
         let size = *asm.labels.get(&emitted.end).unwrap_or(&0) as u64;
         obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
@@ -270,11 +316,44 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     .map_err(|e| BackendError { message: e })?;
     emit_aliases_and_undefined(&mut obj, m, &syms, &mut text).map_err(internal)?;
     emit_ctors_dtors(&mut obj, m, &syms, &mut text);
-    let asm_text = text.finish(&obj);
+    let mut asm_text = text.finish(&obj);
+    if opts.lse && !asm_text.is_empty() {
+        // The assembler needs the ARMv8.1 atomics enabled.
+        asm_text.insert_str(0, "\t.arch_extension lse\n");
+    }
     write_eh_frame(&mut obj, &frames).map_err(internal)?;
     let object = obj.write().map_err(internal)?;
     Ok(Compiled {
         object,
         asm: asm_text,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::march_has_lse;
+
+    #[test]
+    fn lse_comes_with_armv8_1_and_later_or_plus_lse() {
+        for m in [
+            "armv8.1-a",
+            "armv8.2-a",
+            "armv8.5-a+crypto",
+            "armv9-a",
+            "armv9.2-a",
+            "armv8-a+lse",
+        ] {
+            assert!(march_has_lse(m), "{m}");
+        }
+        for m in [
+            "armv8-a",
+            "armv8.1-a+nolse",
+            "armv8-a+crc",
+            "native",
+            "x86-64",
+            "",
+        ] {
+            assert!(!march_has_lse(m), "{m}");
+        }
+    }
 }

@@ -304,6 +304,8 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     let block_label = |b: usize| Label(b as u32);
     let epilogue = new_label();
     let phys = |a: Allocation| a.as_reg().expect("register allocation");
+    // Jump tables, placed after the code: (table label, one successor label per entry).
+    let mut tables: Vec<(Label, Vec<Label>)> = Vec::new();
     for (pos, &b) in order.iter().enumerate() {
         let next = order.get(pos + 1).map(|&n| block_label(n));
         insts.push(Inst::Label(block_label(b)));
@@ -316,8 +318,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                 InstOrEdit::Inst(ix) => {
                     let vi = &vc.insts[ix.index()];
                     let allocs = out.inst_allocs(ix);
-                    for t in &vi.insts {
-                        let mut t = *t;
+                    let place = |mut t: Inst| {
                         t.map_regs(
                             &mut |g: Gpr| {
                                 if g.0 & PH != 0 && g.0 < 0x80 {
@@ -334,10 +335,19 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                                 }
                             },
                         );
-                        insts.push(t);
+                        t
+                    };
+                    for t in &vi.insts {
+                        insts.push(place(*t));
                     }
                     match &vi.term {
-                        Term::None | Term::Indirect | Term::Trap | Term::Table { .. } => {}
+                        Term::None | Term::Indirect | Term::Trap => {}
+                        Term::Table { table, entries } => {
+                            tables.push((
+                                Label(*table),
+                                entries.iter().map(|&i| succ_label(i)).collect(),
+                            ));
+                        }
                         Term::Jump => {
                             let t = succ_label(0);
                             if Some(t) != next {
@@ -347,11 +357,11 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                         Term::Cond(c) => {
                             let (t, e) = (succ_label(0), succ_label(1));
                             if Some(e) == next {
-                                insts.push(Inst::BCond(*c, Target::Label(t)));
+                                insts.push(place(c.branch(Target::Label(t))));
                             } else if Some(t) == next {
-                                insts.push(Inst::BCond(c.invert(), Target::Label(e)));
+                                insts.push(place(c.invert().branch(Target::Label(e))));
                             } else {
-                                insts.push(Inst::BCond(*c, Target::Label(t)));
+                                insts.push(place(c.branch(Target::Label(t))));
                                 insts.push(Inst::B(Target::Label(e)));
                             }
                         }
@@ -393,9 +403,87 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
         }
     }
     insts.push(Inst::Ret(Gpr::LR));
+    for (table, entries) in tables {
+        insts.push(Inst::Label(table));
+        for target in entries {
+            insts.push(Inst::JumpTableEntry {
+                target,
+                base: table,
+            });
+        }
+    }
+    relax_bit_tests(&mut insts, &mut cfi, &mut new_label);
     let end = new_label();
     insts.push(Inst::Label(end));
     Ok(Emitted { insts, cfi, end })
+}
+
+/// `tbz`/`tbnz` reach 32 KiB either way: in a function larger than that, one whose label
+/// is too far becomes the opposite test over an unconditional branch (as assemblers relax
+/// it). CFI points after an insertion move with their instructions.
+fn relax_bit_tests(
+    insts: &mut Vec<Inst>,
+    cfi: &mut [(usize, Label, CfaOp)],
+    new_label: &mut dyn FnMut() -> Label,
+) {
+    const REACH: i64 = 1 << 15;
+    let words = |insts: &[Inst]| {
+        insts
+            .iter()
+            .filter(|i| !matches!(i, Inst::Label(_)))
+            .count()
+    };
+    if (words(insts) as i64) * 4 < REACH {
+        return;
+    }
+    loop {
+        let mut at = std::collections::HashMap::new();
+        let mut pc = 0i64;
+        let mut pcs = Vec::with_capacity(insts.len());
+        for i in insts.iter() {
+            pcs.push(pc);
+            match i {
+                Inst::Label(l) => {
+                    at.insert(*l, pc);
+                }
+                _ => pc += 4,
+            }
+        }
+        // A margin for the branches this pass itself adds between them.
+        let far = insts.iter().enumerate().position(|(k, i)| match i {
+            Inst::Tbz {
+                target: Target::Label(l),
+                ..
+            } => at
+                .get(l)
+                .is_some_and(|&t| (t - pcs[k]).abs() >= REACH - 4096),
+            _ => false,
+        });
+        let Some(k) = far else { return };
+        let Inst::Tbz {
+            nz,
+            rt,
+            bit,
+            target,
+        } = insts[k]
+        else {
+            unreachable!()
+        };
+        let skip = new_label();
+        insts[k] = Inst::Tbz {
+            nz: !nz,
+            rt,
+            bit,
+            target: Target::Label(skip),
+        };
+        insts.insert(k + 1, Inst::B(target));
+        insts.insert(k + 2, Inst::Label(skip));
+        for c in cfi.iter_mut() {
+            if c.0 > k {
+                c.0 += 2;
+            }
+        }
+    }
 }
 
 fn emit_move(

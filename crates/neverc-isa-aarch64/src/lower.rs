@@ -34,8 +34,70 @@ use regalloc2::{
     Operand, OperandConstraint, OperandKind, OperandPos, PReg, PRegSet, RegClass, VReg,
 };
 
-pub type VI = VInst<Inst, Cond>;
-pub type VB = VBlock<Inst, Cond>;
+pub type VI = VInst<Inst, BrCond>;
+pub type VB = VBlock<Inst, BrCond>;
+
+/// What a two-way terminator tests: the flags its templates set, or a register the branch
+/// itself reads (`cbz`/`cbnz`, `tbz`/`tbnz`; `rt` is a placeholder of the vinst's operands).
+/// Successor 0 is taken when it holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BrCond {
+    Flags(Cond),
+    /// `rt == 0` (`nz`: `rt != 0`) at `size`.
+    Zero {
+        nz: bool,
+        size: Size,
+        rt: Gpr,
+    },
+    /// Bit `bit` of `rt` is 0 (`nz`: is 1).
+    Bit {
+        nz: bool,
+        rt: Gpr,
+        bit: u8,
+    },
+}
+
+/// An operand absorbed into the integer operation using it (see `Lower::operand_fold`).
+#[derive(Clone, Copy, Debug)]
+enum Fold {
+    /// `p * q`: `madd`/`msub`.
+    Mul(Value, Value),
+    /// `x` shifted by a constant.
+    Shifted(Value, Shift, u8),
+    /// `x` extended, then shifted left 0-4.
+    Extended(Value, Extend, u8),
+    /// `~x`.
+    Not(Value),
+}
+
+impl BrCond {
+    pub fn invert(self) -> BrCond {
+        match self {
+            BrCond::Flags(c) => BrCond::Flags(c.invert()),
+            BrCond::Zero { nz, size, rt } => BrCond::Zero { nz: !nz, size, rt },
+            BrCond::Bit { nz, rt, bit } => BrCond::Bit { nz: !nz, rt, bit },
+        }
+    }
+
+    /// The branch to `target` taken when the condition holds.
+    pub fn branch(self, target: Target) -> Inst {
+        match self {
+            BrCond::Flags(c) => Inst::BCond(c, target),
+            BrCond::Zero { nz, size, rt } => Inst::Cbz {
+                nz,
+                size,
+                rt,
+                target,
+            },
+            BrCond::Bit { nz, rt, bit } => Inst::Tbz {
+                nz,
+                rt,
+                bit,
+                target,
+            },
+        }
+    }
+}
 
 /// Placeholder bit: a register field `PH | k` means operand `k`.
 pub const PH: u8 = 0x40;
@@ -99,7 +161,7 @@ pub struct FrameInfo {
 }
 
 pub struct Lowered {
-    pub vcode: VCode<Inst, Cond>,
+    pub vcode: VCode<Inst, BrCond>,
     pub frame: FrameInfo,
     pub next_label: u32,
 }
@@ -373,6 +435,8 @@ struct Lower<'a> {
     va_save: Option<i64>,
     /// See `FrameInfo::extra_saved`.
     extra_saved: Vec<PReg>,
+    /// Instructions absorbed into their user by `plan_operand_folds` (empty at -O0).
+    folded: Vec<bool>,
 }
 
 pub fn lower_function(
@@ -410,6 +474,7 @@ pub fn lower_function(
         wide,
         va_save: None,
         extra_saved: custom_cc::always_saved(&f.plan),
+        folded: Vec::new(),
     };
     l.run()?;
     let mut callee_saved: Vec<PReg> = f
@@ -748,6 +813,20 @@ impl<'a> Lower<'a> {
     /// `[x29, #off]`, the rest go through a register (with a temporary for offsets no
     /// instruction can hold). Registers it reads are early uses.
     fn mem(&mut self, b: &mut B, addr: Value, off: i64, bytes: u32) -> Result<Addr, BackendError> {
+        if off == 0 && !self.folded.is_empty() {
+            if let Some((base, index, ext, scaled, absorbed)) = self.index_addr(addr, bytes) {
+                if absorbed.iter().all(|&x| self.planned_fold(x)) {
+                    let (br, ir) = (self.reg(base)?, self.reg(index)?);
+                    let (bg, ig) = (b.use_g(br), b.use_g(ir));
+                    return Ok(Addr::RegOff {
+                        base: bg,
+                        index: ig,
+                        ext,
+                        scaled,
+                    });
+                }
+            }
+        }
         // `base + constant` folds into the offset.
         let (addr, off) = match self.add_const(addr) {
             Some((base, c)) if c.checked_add(off).is_some() => (base, c + off),
@@ -776,6 +855,142 @@ impl<'a> Lower<'a> {
             ext: IndexExt::Lsl,
             scaled: false,
         })
+    }
+
+    /// `[base, index{, ext}{, lsl #log2(bytes)}]` for an access at `addr` (offset 0) when
+    /// `addr` is a single-use `base + index` whose index is a 64-bit value or a 32-bit one
+    /// extended, optionally shifted by the access size: `(base, index, ext, scaled,
+    /// absorbed instructions)`.
+    fn index_addr(
+        &self,
+        addr: Value,
+        bytes: u32,
+    ) -> Option<(Value, Value, IndexExt, bool, Vec<ir::Inst>)> {
+        let mut addr = addr;
+        while let Some(a) = self.alias_of(addr) {
+            if self.uses[addr.index()] != 1 {
+                return None;
+            }
+            addr = a;
+        }
+        let (ai, d) = self.single_use_def(addr)?;
+        let Op::Binary {
+            op: BinaryOp::Add,
+            a,
+            b,
+        } = *d
+        else {
+            return None;
+        };
+        if !matches!(self.ty(addr), Type::Ptr | Type::I64) {
+            return None;
+        }
+        let index = |l: &Self, x: Value| -> Option<(Value, IndexExt, bool, Vec<ir::Inst>)> {
+            let mut absorbed = Vec::new();
+            let mut x = x;
+            let mut scaled = false;
+            if let Some((si, sd)) = l.single_use_def(x) {
+                let k = match *sd {
+                    Op::Binary {
+                        op: BinaryOp::Shl,
+                        a: y,
+                        b: k,
+                    } => l.const_of(k).map(|k| (y, k as u64)),
+                    Op::Binary {
+                        op: BinaryOp::Mul,
+                        a: y,
+                        b: c,
+                    } => l
+                        .const_of(c)
+                        .filter(|&c| c > 0 && (c as u64).is_power_of_two())
+                        .map(|c| (y, (c as u64).trailing_zeros() as u64)),
+                    _ => None,
+                };
+                if let Some((y, k)) = k {
+                    if k != (bytes as u64).trailing_zeros() as u64 {
+                        return None;
+                    }
+                    // A shift by 0 (byte accesses) is no scaling.
+                    scaled = k != 0;
+                    absorbed.push(si);
+                    x = y;
+                }
+            }
+            let mut ext = IndexExt::Lsl;
+            if let Some((
+                ei,
+                &Op::Conv {
+                    op: cop @ (ConvOp::Sext | ConvOp::Zext),
+                    arg,
+                    ..
+                },
+            )) = l.single_use_def(x)
+            {
+                if l.ty(arg) == Type::I32
+                    && !matches!(l.def_of(arg), Some(Op::Icmp { .. } | Op::Fcmp { .. }))
+                {
+                    ext = if cop == ConvOp::Sext {
+                        IndexExt::Sxtw
+                    } else {
+                        IndexExt::Uxtw
+                    };
+                    absorbed.push(ei);
+                    x = arg;
+                }
+            }
+            if ext == IndexExt::Lsl && !matches!(l.ty(x), Type::I64 | Type::Ptr) {
+                return None;
+            }
+            (l.computed(x) && !l.is_remat(x)).then_some((x, ext, scaled, absorbed))
+        };
+        // The index is the operand with a shift or extension (else the second).
+        for (base, x) in [(a, b), (b, a)] {
+            if !self.computed(base) {
+                continue;
+            }
+            if let Some((ix, ext, scaled, mut absorbed)) = index(self, x) {
+                if absorbed.is_empty() && x != b {
+                    continue;
+                }
+                absorbed.push(ai);
+                return Some((base, ix, ext, scaled, absorbed));
+            }
+        }
+        None
+    }
+
+    /// Loads and stores at `base + index` take a register-offset address; the addition,
+    /// and a shift or extension of the index under it, are not computed.
+    fn plan_register_offsets(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if self.skip[i.index()] {
+                    continue;
+                }
+                let (addr, ty) = match f.inst(i).op {
+                    Op::Load {
+                        ty,
+                        addr,
+                        offset: 0,
+                        ..
+                    } => (addr, ty),
+                    Op::Store {
+                        value,
+                        addr,
+                        offset: 0,
+                        ..
+                    } if value != addr => (addr, self.ty(value)),
+                    _ => continue,
+                };
+                if let Some((.., absorbed)) = self.index_addr(addr, ty.bytes()) {
+                    for x in absorbed {
+                        self.skip[x.index()] = true;
+                        self.folded[x.index()] = true;
+                    }
+                }
+            }
+        }
     }
 
     /// The value a same-size integer bitcast (`ptr` <-> `i64`) reinterprets: such a cast
@@ -926,6 +1141,12 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
+        }
+        self.plan_bit_tests();
+        if self.opts.opt_level > 0 {
+            self.folded = vec![false; f.insts.len()];
+            self.plan_register_offsets();
+            self.plan_operand_folds();
         }
         // Reachability and predecessor edge counts.
         let mut reach = vec![false; f.blocks.len()];
@@ -1540,6 +1761,9 @@ impl<'a> Lower<'a> {
             );
             return Ok(());
         }
+        if self.lower_folded_binary(op, a, bv, r)? {
+            return Ok(());
+        }
         match op {
             BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv => {
                 let (x, y) = (self.reg(a)?, self.reg(bv)?);
@@ -1771,6 +1995,297 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
+    /// The instruction defining `v` when it is one whose only use can absorb it.
+    fn single_use_def(&self, v: Value) -> Option<(ir::Inst, &'a Op)> {
+        if self.uses[v.index()] != 1 {
+            return None;
+        }
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, _) if !self.skip[i.index()] || self.planned_fold(i) => {
+                Some((i, &self.f.inst(i).op))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether instruction `i` was skipped by `plan_operand_folds` (its user absorbs it),
+    /// rather than for another reason.
+    fn planned_fold(&self, i: ir::Inst) -> bool {
+        self.folded.get(i.index()).copied().unwrap_or(false)
+    }
+
+    /// Whether `v` is computed in a register of its own (or materialised at its use): the
+    /// operands of an absorbed instruction must be.
+    fn computed(&self, v: Value) -> bool {
+        if let Some(a) = self.alias_of(v) {
+            return self.computed(a);
+        }
+        match self.f.values[v.index()].def {
+            ir::ValueDef::Result(i, _) => !self.skip[i.index()] || self.is_remat(v),
+            _ => true,
+        }
+    }
+
+    /// How `v`, an operand of the integer `op` at `ty`, can be absorbed into it: a
+    /// multiplication (`madd`/`msub`), a shift by a constant or an extension (shifted and
+    /// extended register operands), a bitwise not (`bic`/`orn`/`eon`). The instructions
+    /// absorbed (one, or a shift and the extension under it) are listed.
+    fn operand_fold(&self, op: BinaryOp, ty: Type, v: Value) -> Option<(Fold, Vec<ir::Inst>)> {
+        let arith = matches!(op, BinaryOp::Add | BinaryOp::Sub);
+        let logic = matches!(op, BinaryOp::And | BinaryOp::Or | BinaryOp::Xor);
+        if !(arith || logic) || !ty.is_int() || ty == Type::I128 || self.ty(v) != ty {
+            return None;
+        }
+        let w = bits(ty) as u64;
+        let exact_width = matches!(ty, Type::I32 | Type::I64 | Type::Ptr);
+        let (i, d) = self.single_use_def(v)?;
+        let fold = match *d {
+            Op::Binary {
+                op: BinaryOp::Mul,
+                a: p,
+                b: q,
+            } => match self.const_of(q) {
+                Some(c) if c > 0 && (c as u64).is_power_of_two() => {
+                    Fold::Shifted(p, Shift::Lsl, (c as u64).trailing_zeros() as u8)
+                }
+                // 2^k + 1 is a shifted add already.
+                Some(c) if c > 1 && ((c - 1) & (c - 2)) == 0 => return None,
+                _ if arith => Fold::Mul(p, q),
+                _ => return None,
+            },
+            Op::Binary {
+                op: sop @ (BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr),
+                a: x,
+                b: k,
+            } => {
+                let k = (self.const_of(k)? as u64 % w) as u8;
+                match sop {
+                    BinaryOp::Shl => {
+                        // An extension under a small left shift: `add x0, x1, w2, sxtw #3`.
+                        if arith && k <= 4 {
+                            if let Some((ei, Fold::Extended(y, e, 0))) = self.extension_fold(ty, x)
+                            {
+                                if self.computed(y) {
+                                    return Some((Fold::Extended(y, e, k), vec![i, ei]));
+                                }
+                            }
+                        }
+                        Fold::Shifted(x, Shift::Lsl, k)
+                    }
+                    _ if !exact_width => return None,
+                    BinaryOp::LShr => Fold::Shifted(x, Shift::Lsr, k),
+                    _ => Fold::Shifted(x, Shift::Asr, k),
+                }
+            }
+            Op::Conv {
+                op: ConvOp::Sext | ConvOp::Zext,
+                ..
+            } if arith => {
+                let (_, f) = self.extension_fold(ty, v)?;
+                f
+            }
+            Op::Unary {
+                op: UnaryOp::Not,
+                arg,
+            } if logic => Fold::Not(arg),
+            _ => return None,
+        };
+        let ok = match fold {
+            Fold::Mul(p, q) => self.computed(p) && self.computed(q),
+            Fold::Shifted(x, ..) | Fold::Extended(x, ..) | Fold::Not(x) => self.computed(x),
+        };
+        ok.then(|| (fold, vec![i]))
+    }
+
+    /// `v` as an extended register operand of an operation at `ty`, when `v` is a
+    /// single-use sign or zero extension (not of a comparison, which sets its result
+    /// itself).
+    fn extension_fold(&self, ty: Type, v: Value) -> Option<(ir::Inst, Fold)> {
+        let (i, d) = self.single_use_def(v)?;
+        let Op::Conv {
+            op: cop @ (ConvOp::Sext | ConvOp::Zext),
+            arg,
+            to,
+        } = *d
+        else {
+            return None;
+        };
+        if to != ty && !(ty == Type::Ptr && to == Type::I64) {
+            return None;
+        }
+        let signed = cop == ConvOp::Sext;
+        let e = match (self.ty(arg), signed) {
+            (Type::I8, true) => Extend::Sxtb,
+            (Type::I8, false) => Extend::Uxtb,
+            (Type::I16, true) => Extend::Sxth,
+            (Type::I16, false) => Extend::Uxth,
+            (Type::I32, true) if sz(ty) == Size::X => Extend::Sxtw,
+            (Type::I32, false) if sz(ty) == Size::X => Extend::Uxtw,
+            _ => return None,
+        };
+        if matches!(self.def_of(arg), Some(Op::Icmp { .. } | Op::Fcmp { .. })) {
+            return None;
+        }
+        Some((i, Fold::Extended(arg, e, 0)))
+    }
+
+    /// Which operand of each integer add, subtract and logical operation is absorbed
+    /// (`lower_folded_binary` does it); the absorbed instructions are not computed.
+    fn plan_operand_folds(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if self.skip[i.index()] {
+                    continue;
+                }
+                let Op::Binary { op, a, b } = f.inst(i).op else {
+                    continue;
+                };
+                let Some(r) = f.inst(i).result else { continue };
+                if let Some((_, _, absorbed)) = self.choose_fold(op, self.ty(r), a, b) {
+                    for x in absorbed {
+                        self.skip[x.index()] = true;
+                        self.folded[x.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    /// The operand absorbed by `a op b`: `(other operand, fold, absorbed instructions)`.
+    fn choose_fold(
+        &self,
+        op: BinaryOp,
+        ty: Type,
+        a: Value,
+        b: Value,
+    ) -> Option<(Value, Fold, Vec<ir::Inst>)> {
+        if self.const_of(b).is_some() || self.const_of(a).is_some() {
+            return None;
+        }
+        if let Some((f, v)) = self.operand_fold(op, ty, b) {
+            return Some((a, f, v));
+        }
+        if op == BinaryOp::Sub {
+            return None;
+        }
+        let (f, v) = self.operand_fold(op, ty, a)?;
+        Some((b, f, v))
+    }
+
+    /// `a op b` with an absorbed operand, if `plan_operand_folds` chose one.
+    fn lower_folded_binary(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        bv: Value,
+        r: Value,
+    ) -> Result<bool, BackendError> {
+        if self.folded.is_empty() {
+            return Ok(false);
+        }
+        let ty = self.ty(r);
+        let Some((other, fold, absorbed)) = self.choose_fold(op, ty, a, bv) else {
+            return Ok(false);
+        };
+        if !absorbed.iter().all(|&x| self.planned_fold(x)) {
+            return Ok(false);
+        }
+        let size = sz(ty);
+        let dst = self.vreg(r)?;
+        let o = self.reg(other)?;
+        let mut b = B::default();
+        let on = b.use_g(o);
+        let addsub = if op == BinaryOp::Sub {
+            AddSub::Sub
+        } else {
+            AddSub::Add
+        };
+        let lop = match op {
+            BinaryOp::And => LogicOp::And,
+            BinaryOp::Or => LogicOp::Orr,
+            _ => LogicOp::Eor,
+        };
+        match fold {
+            Fold::Mul(p, q) => {
+                let (pr, qr) = (self.reg(p)?, self.reg(q)?);
+                let (pg, qg) = (b.use_g(pr), b.use_g(qr));
+                let d = b.def_g(dst);
+                b.i(Inst::Mul3 {
+                    op: if op == BinaryOp::Sub {
+                        Mul3Op::Msub
+                    } else {
+                        Mul3Op::Madd
+                    },
+                    size,
+                    rd: d,
+                    rn: pg,
+                    rm: qg,
+                    ra: on,
+                });
+            }
+            Fold::Shifted(x, shift, amount) => {
+                let xr = self.reg(x)?;
+                let xg = b.use_g(xr);
+                let d = b.def_g(dst);
+                b.i(match op {
+                    BinaryOp::Add | BinaryOp::Sub => Inst::AluShift {
+                        op: addsub,
+                        flags: false,
+                        size,
+                        rd: d,
+                        rn: on,
+                        rm: xg,
+                        shift,
+                        amount,
+                    },
+                    _ => Inst::LogicShift {
+                        op: lop,
+                        not: false,
+                        size,
+                        rd: d,
+                        rn: on,
+                        rm: xg,
+                        shift,
+                        amount,
+                    },
+                });
+            }
+            Fold::Extended(x, ext, amount) => {
+                let xr = self.reg(x)?;
+                let xg = b.use_g(xr);
+                let d = b.def_g(dst);
+                b.i(Inst::AluExt {
+                    op: addsub,
+                    flags: false,
+                    size,
+                    rd: d,
+                    rn: on,
+                    rm: xg,
+                    ext,
+                    amount,
+                });
+            }
+            Fold::Not(x) => {
+                let xr = self.reg(x)?;
+                let xg = b.use_g(xr);
+                let d = b.def_g(dst);
+                b.i(Inst::LogicShift {
+                    op: lop,
+                    not: true,
+                    size,
+                    rd: d,
+                    rn: on,
+                    rm: xg,
+                    shift: Shift::Lsl,
+                    amount: 0,
+                });
+            }
+        }
+        self.emit(b);
+        Ok(true)
+    }
+
     /// Sets the flags for a comparison; returns the condition that holds when it is true.
     fn compare(&mut self, b: &mut B, op: &Op) -> Result<Cond, BackendError> {
         match *op {
@@ -1876,6 +2391,134 @@ impl<'a> Lower<'a> {
             });
         }
         Ok(Cond::Ne)
+    }
+
+    /// `(x, bit, and)` when the comparison `op` is `(x & 2^bit) ==/!= 0` and the `and`
+    /// (instruction `and`) has no other use: a branch on it is `tbz`/`tbnz`.
+    fn bit_test_of(&self, op: &Op) -> Option<(Value, u8, ir::Inst)> {
+        let Op::Icmp {
+            cc: IntCC::Eq | IntCC::Ne,
+            a,
+            b,
+        } = *op
+        else {
+            return None;
+        };
+        if self.const_of(b) != Some(0) || self.uses[a.index()] != 1 {
+            return None;
+        }
+        let ir::ValueDef::Result(ai, _) = self.f.values[a.index()].def else {
+            return None;
+        };
+        let Op::Binary {
+            op: BinaryOp::And,
+            a: x,
+            b: m,
+        } = self.f.inst(ai).op
+        else {
+            return None;
+        };
+        let w = bits(self.ty(a)) as u32;
+        let m = self.const_of(m)? as u64;
+        let bit = m.trailing_zeros();
+        (m.is_power_of_two() && bit < w && self.ty(x).is_int()).then_some((x, bit as u8, ai))
+    }
+
+    /// The `and`s of single-bit tests that branches will make `tbz`/`tbnz` are not
+    /// computed.
+    fn plan_bit_tests(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                let Op::Branch { cond, .. } = f.inst(i).op else {
+                    continue;
+                };
+                if self.skip[i.index()] || self.uses[cond.index()] != 1 {
+                    continue;
+                }
+                let ir::ValueDef::Result(ci, _) = f.values[cond.index()].def else {
+                    continue;
+                };
+                if !self.skip[ci.index()] {
+                    continue;
+                }
+                if let Some((_, _, ai)) = self.bit_test_of(&f.inst(ci).op) {
+                    self.skip[ai.index()] = true;
+                }
+            }
+        }
+    }
+
+    /// The test of a two-way branch on `cond`: `tbz`/`tbnz` for a single-bit test or a
+    /// sign test against zero, `cbz`/`cbnz` for a comparison of a register with zero or a
+    /// plain 32/64-bit value, else the flags of a (fused) comparison.
+    fn branch_cond(&mut self, b: &mut B, cond: Value) -> Result<BrCond, BackendError> {
+        let fused = match self.f.values[cond.index()].def {
+            ir::ValueDef::Result(ci, _)
+                if self.uses[cond.index()] == 1
+                    && self.skip[ci.index()]
+                    && matches!(self.f.inst(ci).op, Op::Icmp { .. }) =>
+            {
+                Some(ci)
+            }
+            _ => None,
+        };
+        let Some(ci) = fused else {
+            let ty = self.ty(cond);
+            if matches!(ty, Type::I32 | Type::I64 | Type::Ptr) && !self.is_remat(cond) {
+                let r = self.reg(cond)?;
+                let rt = b.use_g(r);
+                return Ok(BrCond::Zero {
+                    nz: true,
+                    size: sz(ty),
+                    rt,
+                });
+            }
+            return Ok(BrCond::Flags(self.cond_flags(b, cond)?));
+        };
+        let op = self.f.inst(ci).op.clone();
+        if let Some((x, bit, ai)) = self.bit_test_of(&op) {
+            if self.skip[ai.index()] {
+                let Op::Icmp { cc, .. } = op else {
+                    unreachable!()
+                };
+                let r = self.reg(x)?;
+                let rt = b.use_g(r);
+                return Ok(BrCond::Bit {
+                    nz: cc == IntCC::Ne,
+                    rt,
+                    bit,
+                });
+            }
+        }
+        if let Op::Icmp { cc, a, b: z } = op {
+            let ty = self.ty(a);
+            if self.const_of(z) == Some(0) && !self.is_remat(a) {
+                match cc {
+                    // The sign bit, of the register as it is (no extension needed).
+                    IntCC::Slt | IntCC::Sge => {
+                        let r = self.reg(a)?;
+                        let rt = b.use_g(r);
+                        return Ok(BrCond::Bit {
+                            nz: cc == IntCC::Slt,
+                            rt,
+                            bit: bits(ty) - 1,
+                        });
+                    }
+                    IntCC::Eq | IntCC::Ne | IntCC::Ugt | IntCC::Ule => {
+                        let r = self.extended(a, false)?;
+                        let rt = b.use_g(r);
+                        return Ok(BrCond::Zero {
+                            nz: matches!(cc, IntCC::Ne | IntCC::Ugt),
+                            size: sz(ty),
+                            rt,
+                        });
+                    }
+                    _ => {}
+                }
+            }
+        }
+        Ok(BrCond::Flags(self.compare(b, &op)?))
     }
 
     /// Whether the comparison instruction `i` was left for its user to fuse (it is lowered
@@ -2296,6 +2939,9 @@ impl<'a> Lower<'a> {
         value: Value,
         r: Value,
     ) -> Result<(), BackendError> {
+        if self.opts.lse && self.lower_rmw_lse(op, ty, addr, value, r)? {
+            return Ok(());
+        }
         let dst = self.vreg(r)?;
         let (a, v) = (self.reg(addr)?, self.reg(value)?);
         let (nv, st) = (self.gtemp(), self.gtemp());
@@ -2396,6 +3042,9 @@ impl<'a> Lower<'a> {
         new: Value,
         r: Value,
     ) -> Result<(), BackendError> {
+        if self.opts.lse {
+            return self.lower_cas_lse(ty, addr, expected, new, r);
+        }
         let dst = self.vreg(r)?;
         let (a, e, n) = (self.reg(addr)?, self.reg(expected)?, self.reg(new)?);
         let st = self.gtemp();
@@ -2447,6 +3096,110 @@ impl<'a> Lower<'a> {
             target: Target::Label(top),
         });
         b.i(Inst::Label(done));
+        self.emit(b);
+        Ok(())
+    }
+
+    /// An atomic read-modify-write as one LSE instruction with acquire and release
+    /// semantics (`ldaddal`, `ldclral` of the complement for `and`, `ldaddal` of the
+    /// negation for `sub`, `ldsetal`, `ldeoral`, `swpal`); false for `nand`, which has
+    /// none (the exclusive loop does it).
+    fn lower_rmw_lse(
+        &mut self,
+        op: ir::AtomicOp,
+        ty: Type,
+        addr: Value,
+        value: Value,
+        r: Value,
+    ) -> Result<bool, BackendError> {
+        let lop = match op {
+            ir::AtomicOp::Add | ir::AtomicOp::Sub => LseOp::Add,
+            ir::AtomicOp::And => LseOp::Clr,
+            ir::AtomicOp::Or => LseOp::Set,
+            ir::AtomicOp::Xor => LseOp::Eor,
+            ir::AtomicOp::Xchg => LseOp::Swp,
+            ir::AtomicOp::Nand => return Ok(false),
+        };
+        let dst = self.vreg(r)?;
+        let (a, v) = (self.reg(addr)?, self.reg(value)?);
+        let mut b = B::default();
+        let size = sz(ty);
+        let two = matches!(op, ir::AtomicOp::Sub | ir::AtomicOp::And);
+        // One instruction reads its operands before it writes the old value; with a
+        // negation or complement first, the address is read after the temporary is written.
+        let vr = b.use_g(v);
+        let ar = if two { b.late_g(a) } else { b.use_g(a) };
+        let old = b.def_g(dst);
+        let src = match op {
+            ir::AtomicOp::Sub | ir::AtomicOp::And => {
+                let t = self.gtemp();
+                let tg = b.early_g(t);
+                b.i(if op == ir::AtomicOp::Sub {
+                    Inst::AluShift {
+                        op: AddSub::Sub,
+                        flags: false,
+                        size,
+                        rd: tg,
+                        rn: Gpr::ZR,
+                        rm: vr,
+                        shift: Shift::Lsl,
+                        amount: 0,
+                    }
+                } else {
+                    Inst::LogicShift {
+                        op: LogicOp::Orr,
+                        not: true,
+                        size,
+                        rd: tg,
+                        rn: Gpr::ZR,
+                        rm: vr,
+                        shift: Shift::Lsl,
+                        amount: 0,
+                    }
+                });
+                tg
+            }
+            _ => vr,
+        };
+        b.i(Inst::Lse {
+            op: lop,
+            bytes: ty.bytes() as u8,
+            acquire: true,
+            release: true,
+            rs: src,
+            rt: old,
+            rn: ar,
+        });
+        self.emit(b);
+        Ok(true)
+    }
+
+    /// A compare-and-swap as `casal`: the old value comes back in the register that held
+    /// the expected one.
+    fn lower_cas_lse(
+        &mut self,
+        ty: Type,
+        addr: Value,
+        expected: Value,
+        new: Value,
+        r: Value,
+    ) -> Result<(), BackendError> {
+        let dst = self.vreg(r)?;
+        let (a, e, n) = (self.reg(addr)?, self.reg(expected)?, self.reg(new)?);
+        let mut b = B::default();
+        let ar = b.use_g(a);
+        let nr = b.use_g(n);
+        let ei = b.use_g(e);
+        // The old value lands in the expected value's register.
+        let old = Gpr(b.op(Operand::reg_reuse_def(dst, (ei.0 & !PH) as usize)));
+        b.i(Inst::Cas {
+            bytes: ty.bytes() as u8,
+            acquire: true,
+            release: true,
+            rs: old,
+            rt: nr,
+            rn: ar,
+        });
         self.emit(b);
         Ok(())
     }
@@ -2681,7 +3434,7 @@ impl<'a> Lower<'a> {
         els: &ir::BlockCall,
     ) -> Result<(), BackendError> {
         let mut b = B::default();
-        let c = self.cond_flags(&mut b, cond)?;
+        let c = self.branch_cond(&mut b, cond)?;
         let t = self.edge(then.block, &then.args)?;
         let e = self.edge(els.block, &els.args)?;
         let cur = self.cur;
@@ -2699,13 +3452,199 @@ impl<'a> Lower<'a> {
         Ok(())
     }
 
-    /// A chain of compares (jump tables are not built yet).
+    /// A dense switch through a jump table after the function's code (`.word case -
+    /// table`), when it is smaller than the chain of compares (or about as small):
+    ///
+    /// ```text
+    /// sub w16, wX, #min          // no sub when min is 0
+    /// cmp w16, #range
+    /// b.hi default
+    /// adr x17, table
+    /// ldrsw x16, [x17, w16, uxtw #2]
+    /// add x17, x17, x16
+    /// br x17
+    /// ```
+    /// x16 and x17 are free inside one instruction sequence (regalloc2's moves and the
+    /// frame's far addresses use them only between sequences). Returns false when the
+    /// cases are too sparse.
+    fn jump_table(
+        &mut self,
+        value: Value,
+        cases: &[(i128, ir::Block)],
+        default: ir::Block,
+    ) -> Result<bool, BackendError> {
+        let ty = self.ty(value);
+        let w = bits(ty) as u32;
+        let mask = if w == 64 { u64::MAX } else { (1u64 << w) - 1 };
+        let mut vals: Vec<(u64, ir::Block)> = Vec::new();
+        for &(c, blk) in cases {
+            let c = c as u64 & mask;
+            if !vals.iter().any(|v| v.0 == c) {
+                vals.push((c, blk));
+            }
+        }
+        let n = vals.len() as u64;
+        if n < 4 {
+            return Ok(false);
+        }
+        let sext = |c: u64| ((c << (64 - w)) as i64 >> (64 - w)) as i128;
+        let (umin, umax) = (
+            vals.iter().map(|v| v.0).min().unwrap(),
+            vals.iter().map(|v| v.0).max().unwrap(),
+        );
+        let (smin, smax) = (
+            vals.iter().map(|v| sext(v.0)).min().unwrap(),
+            vals.iter().map(|v| sext(v.0)).max().unwrap(),
+        );
+        let (urange, srange) = ((umax - umin) as u128, (smax - smin) as u128);
+        let signed = srange < urange;
+        let range = urange.min(srange);
+        // Sizes in bytes: the table sequence and its entries against a compare and a
+        // branch per case.
+        let big = |c: u64| c >= 4096;
+        let table_bytes = 28 + 4 * (range + 1) + if big(range as u64) { 8 } else { 0 };
+        let chain_bytes =
+            (8 * n + 4) as u128 + 8 * vals.iter().filter(|v| big(v.0)).count() as u128;
+        if range >= 3 * n as u128 || table_bytes > chain_bytes + chain_bytes / 4 {
+            return Ok(false);
+        }
+        let min = if signed { smin as i64 as u64 } else { umin };
+        // Successors: the default first, then each distinct case target.
+        let mut targets: Vec<ir::Block> = vec![default];
+        let mut succs = vec![self.edge(default, &[])?];
+        let mut entries = vec![0usize; range as usize + 1];
+        for &(c, blk) in &vals {
+            let k = match targets.iter().position(|&t| t == blk) {
+                Some(k) => k,
+                None => {
+                    targets.push(blk);
+                    succs.push(self.edge(blk, &[])?);
+                    targets.len() - 1
+                }
+            };
+            let c = if signed { sext(c) as i64 as u64 } else { c };
+            entries[(c.wrapping_sub(min) & mask) as usize] = k;
+        }
+        let x = if w < 32 {
+            self.extended(value, signed)?
+        } else {
+            self.reg(value)?
+        };
+        let size = if w == 64 { Size::X } else { Size::W };
+        let min = if size == Size::W {
+            min & 0xffff_ffff
+        } else {
+            min
+        };
+        let table = self.new_label();
+        let mut b = B::default();
+        let xr = b.use_g(x);
+        // The minimum as a signed number at the operation's width (an add when negative).
+        let smin = if size == Size::W {
+            min as u32 as i32 as i64
+        } else {
+            min as i64
+        };
+        let index = if min == 0 {
+            xr
+        } else {
+            if smin.unsigned_abs() < 4096 {
+                b.i(Inst::AluImm {
+                    op: if smin < 0 { AddSub::Add } else { AddSub::Sub },
+                    flags: false,
+                    size,
+                    rd: SCRATCH,
+                    rn: xr,
+                    imm12: smin.unsigned_abs() as u16,
+                    lsl12: false,
+                });
+            } else {
+                mov_const(SCRATCH2, size, min)
+                    .into_iter()
+                    .for_each(|i| b.i(i));
+                b.i(Inst::AluShift {
+                    op: AddSub::Sub,
+                    flags: false,
+                    size,
+                    rd: SCRATCH,
+                    rn: xr,
+                    rm: SCRATCH2,
+                    shift: Shift::Lsl,
+                    amount: 0,
+                });
+            }
+            SCRATCH
+        };
+        if range < 4096 {
+            b.i(Inst::AluImm {
+                op: AddSub::Sub,
+                flags: true,
+                size,
+                rd: Gpr::ZR,
+                rn: index,
+                imm12: range as u16,
+                lsl12: false,
+            });
+        } else {
+            mov_const(SCRATCH2, size, range as u64)
+                .into_iter()
+                .for_each(|i| b.i(i));
+            b.i(Inst::cmp(size, index, SCRATCH2));
+        }
+        b.i(Inst::BCond(Cond::Hi, Target::Label(Label(succs[0] as u32))));
+        b.i(Inst::Adr {
+            rd: SCRATCH2,
+            target: Target::Label(table),
+        });
+        b.i(Inst::Mem {
+            op: MemOp::Ldrsw,
+            rt: Reg::G(SCRATCH),
+            addr: Addr::RegOff {
+                base: SCRATCH2,
+                index,
+                ext: if size == Size::X {
+                    IndexExt::Lsl
+                } else {
+                    IndexExt::Uxtw
+                },
+                scaled: true,
+            },
+        });
+        b.i(Inst::AluShift {
+            op: AddSub::Add,
+            flags: false,
+            size: Size::X,
+            rd: SCRATCH2,
+            rn: SCRATCH2,
+            rm: SCRATCH,
+            shift: Shift::Lsl,
+            amount: 0,
+        });
+        b.i(Inst::Br(SCRATCH2));
+        let cur = self.cur;
+        for s in succs {
+            self.blocks[cur].succs.push(regalloc2::Block::new(s));
+        }
+        let mut vi = b.vinst();
+        vi.term = Term::Table {
+            table: table.0,
+            entries,
+        };
+        self.push(vi);
+        Ok(true)
+    }
+
+    /// A jump table when the cases are dense enough (`jump_table`), else a chain of
+    /// compares.
     fn lower_switch(
         &mut self,
         value: Value,
         cases: &[(i128, ir::Block)],
         default: ir::Block,
     ) -> Result<(), BackendError> {
+        if self.jump_table(value, cases, default)? {
+            return Ok(());
+        }
         let ty = self.ty(value);
         let x = self.extended(value, false)?;
         let size = sz(ty);
@@ -2743,7 +3682,7 @@ impl<'a> Lower<'a> {
             self.blocks[cur].succs.push(regalloc2::Block::new(hit));
             self.blocks[cur].succs.push(regalloc2::Block::new(next));
             let mut vi = b.vinst();
-            vi.term = Term::Cond(Cond::Eq);
+            vi.term = Term::Cond(BrCond::Flags(Cond::Eq));
             self.push(vi);
             self.cur = next;
         }

@@ -151,7 +151,8 @@ fn compare(tool: &str, dir: &Path, theirs: &[u8], all: &[Inst], mine: &[u8]) {
 }
 
 fn source(items: &[Inst]) -> String {
-    let mut src = String::from("\t.text\n");
+    // The ARMv8.1 atomics (LSE) are an extension for both assemblers.
+    let mut src = String::from("\t.arch_extension lse\n\t.text\n");
     for i in items {
         if !matches!(i, Inst::Label(_)) {
             src.push('\t');

@@ -462,6 +462,7 @@ fn compile_one(
             function_sections: opts.fflags.iter().any(|f| f == "function-sections"),
             data_sections: opts.fflags.iter().any(|f| f == "data-sections"),
             object_only: opts.stage != Stage::Assemble,
+            lse: opts.march.as_deref().is_some_and(a64::march_has_lse),
         };
         return match a64::compile_module(&module, &be_opts) {
             Ok(c) => Some(if opts.stage == Stage::Assemble {

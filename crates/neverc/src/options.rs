@@ -303,6 +303,8 @@ pub struct Options {
     pub dollars: bool,
     pub linker_args: Vec<String>,
     pub fflags: Vec<String>,
+    /// The last `-march=` value (the AArch64 back end reads its extensions).
+    pub march: Option<String>,
     pub print_abi: bool,
     pub print_abi_json: bool,
 }
@@ -391,6 +393,7 @@ impl Default for Options {
             dollars: true,
             linker_args: Vec::new(),
             fflags: Vec::new(),
+            march: None,
             print_abi: false,
             print_abi_json: false,
         }
@@ -589,7 +592,12 @@ pub fn parse(args: &[String]) -> Result<Options, CliError> {
                 o.warnings.errors.insert("pedantic".into());
             }
             Act::FeatureFlag => apply_f(&mut o, arg, &v)?,
-            Act::MachineFlag => apply_m(arg, &v)?,
+            Act::MachineFlag => {
+                apply_m(arg, &v)?;
+                if let Some(a) = v.strip_prefix("arch=") {
+                    o.march = Some(a.to_string());
+                }
+            }
             Act::DepsM => {
                 o.deps.only = true;
                 o.deps.user_only = false;

@@ -16,12 +16,18 @@ fn scratch_dir(tag: &str) -> std::path::PathBuf {
 
 /// The instruction lines of function `name` in the `-S` output for `src`.
 fn code(src: &str, name: &str) -> Vec<String> {
+    code_with(src, name, &[])
+}
+
+/// As [`code`], with more options.
+fn code_with(src: &str, name: &str, extra: &[&str]) -> Vec<String> {
     let dir = scratch_dir("cg");
     std::fs::create_dir_all(&dir).unwrap();
     let c = dir.join("t.c");
     std::fs::write(&c, src).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_neverc"))
         .args(["--target=aarch64-linux-gnu", "-O1", "-S", "-o", "-"])
+        .args(extra)
         .arg(&c)
         .output()
         .unwrap();
@@ -43,7 +49,8 @@ fn code(src: &str, name: &str) -> Vec<String> {
             if l.starts_with("\t.size") || l.starts_with("\t.cfi_endproc") {
                 break;
             }
-            if l.starts_with('\t') && !l.starts_with("\t.") {
+            // Instructions, and the data words of jump tables.
+            if l.starts_with('\t') && (!l.starts_with("\t.") || l.starts_with("\t.word")) {
                 lines.push(l.trim().to_string());
             }
         }
@@ -152,4 +159,183 @@ fn unsupported_constructs_are_refused_by_name() {
         e.contains("neverc cannot compile inline asm for aarch64 yet"),
         "{e}"
     );
+}
+
+#[test]
+fn tests_against_zero_and_single_bits_branch_on_the_register() {
+    // A pointer tested for null: cbz.
+    let c = code(
+        "int walk(long *p) { int n = 0; while (p) { n++; p = (long *)*p; } return n; }",
+        "walk",
+    );
+    assert_eq!(c[3], "cbz x9, .Lf0_3", "{c:?}");
+    // A single-bit `and` compared with zero: tbz, the `and` not computed.
+    let c = code(
+        "int bits(unsigned x) { int n = 0; while (x & 8) { n++; x >>= 1; } return n; }",
+        "bits",
+    );
+    assert_eq!(
+        c[3..],
+        [
+            "tbz w9, #3, .Lf0_3",
+            "add w0, w0, #1",
+            "lsr w9, w9, #1",
+            "b .Lf0_1",
+            "ret"
+        ],
+        "{c:?}"
+    );
+    // A sign test: the sign bit.
+    let c = code(
+        "int neg(long *p) { int n = 0; while (*p < 0) { n++; p++; } return n; }",
+        "neg",
+    );
+    assert_eq!(c[3..5], ["ldr x7, [x10]", "tbz x7, #63, .Lf0_3"], "{c:?}");
+    // x == 0 of an int: cbnz to the other side.
+    let c = code(
+        "int g(int); int f(int x) { if (x == 0) return g(1); return 3; }",
+        "f",
+    );
+    assert_eq!(c[2], "cbnz w0, .Lf0_2", "{c:?}");
+}
+
+#[test]
+fn multiplications_shifts_and_extensions_fold_into_their_user() {
+    let one = |src: &str, name: &str| code(src, name);
+    assert_eq!(
+        one("long f(long a, long b, long c) { return a * b + c; }", "f"),
+        ["madd x0, x0, x1, x2", "ret"]
+    );
+    assert_eq!(
+        one("long f(long a, long b, long c) { return c - a * b; }", "f"),
+        ["msub x0, x0, x1, x2", "ret"]
+    );
+    assert_eq!(
+        one("long f(long a, long b) { return a + (b << 3); }", "f"),
+        ["add x0, x0, x1, lsl #3", "ret"]
+    );
+    assert_eq!(
+        one("long f(long a, int i) { return a + i; }", "f"),
+        ["add x0, x0, w1, sxtw", "ret"]
+    );
+    assert_eq!(
+        one("long f(long a, int i) { return a + ((long)i << 3); }", "f"),
+        ["add x0, x0, w1, sxtw #3", "ret"]
+    );
+    assert_eq!(
+        one("int f(int a, unsigned char c) { return a + c; }", "f"),
+        ["add w0, w0, w1, uxtb", "ret"]
+    );
+    assert_eq!(
+        one("unsigned f(unsigned a, unsigned b) { return a & ~b; }", "f"),
+        ["bic w0, w0, w1", "ret"]
+    );
+    assert_eq!(
+        one(
+            "int f(int a, unsigned b) { return a ^ (int)(b >> 5); }",
+            "f"
+        ),
+        ["eor w0, w0, w1, lsr #5", "ret"]
+    );
+}
+
+#[test]
+fn indexed_accesses_use_register_offsets() {
+    assert_eq!(
+        code("long f(long *p, int i) { return p[i]; }", "f"),
+        ["ldr x0, [x0, w1, sxtw #3]", "ret"]
+    );
+    assert_eq!(
+        code("int f(int *p, unsigned i) { return p[i]; }", "f"),
+        ["ldr w0, [x0, w1, uxtw #2]", "ret"]
+    );
+    assert_eq!(
+        code("char f(char *p, long i) { return p[i]; }", "f"),
+        ["ldrb w0, [x0, x1]", "ret"]
+    );
+    assert_eq!(
+        code("void f(double *p, long i, double v) { p[i] = v; }", "f"),
+        ["str d0, [x0, x1, lsl #3]", "ret"]
+    );
+}
+
+#[test]
+fn dense_switches_jump_through_a_table() {
+    let src = "int f(int x) { switch (x) { case 1: return 10; case 2: return 22; \
+               case 3: return 31; case 4: return 47; case 5: return 53; case 6: return 68; \
+               case 8: return 80; case 9: return 9; default: return -1; } }";
+    let c = code(src, "f");
+    assert_eq!(
+        c[..7],
+        [
+            "sub w16, w0, #1",
+            "cmp w16, #8",
+            "b.hi .Lf0_9",
+            "adr x17, .Lf0_1073741825",
+            "ldrsw x16, [x17, w16, uxtw #2]",
+            "add x17, x17, x16",
+            "br x17"
+        ],
+        "{c:?}"
+    );
+    // The table after the code: case 7 goes to the default.
+    let table: Vec<&String> = c.iter().filter(|l| l.starts_with(".word")).collect();
+    assert_eq!(table.len(), 9, "{c:?}");
+    assert_eq!(table[6], ".word .Lf0_9-.Lf0_1073741825");
+    // A negative minimum is added; a signed char is sign-extended first.
+    let src = "int f(signed char x) { switch (x) { case -3: return 10; case -2: return 22; \
+               case -1: return 31; case 0: return 47; case 1: return 53; case 2: return 68; \
+               case 4: return 80; case 5: return 9; default: return -1; } }";
+    let c = code(src, "f");
+    assert_eq!(
+        c[..3],
+        ["sxtb w2, w0", "add w16, w2, #3", "cmp w16, #8"],
+        "{c:?}"
+    );
+    // Four sparse cases stay a chain of compares.
+    let c = code(
+        "int f(int x) { switch (x) { case 1: return 3; case 50: return 4; \
+         case 900: return 5; case 4000: return 6; } return 0; }",
+        "f",
+    );
+    assert!(!c.iter().any(|l| l.starts_with("br ")), "{c:?}");
+}
+
+#[test]
+fn atomics_use_lse_with_march_armv8_1() {
+    let src = "long n; int m; short h; \
+               long add(long v) { return __atomic_fetch_add(&n, v, __ATOMIC_SEQ_CST); } \
+               long sub(long v) { return __atomic_fetch_sub(&n, v, __ATOMIC_SEQ_CST); } \
+               int and(int v) { return __atomic_fetch_and(&m, v, __ATOMIC_SEQ_CST); } \
+               int or(int v) { return __atomic_fetch_or(&m, v, __ATOMIC_SEQ_CST); } \
+               int xor(int v) { return __atomic_fetch_xor(&m, v, __ATOMIC_SEQ_CST); } \
+               int xchg(int v) { return __atomic_exchange_n(&m, v, __ATOMIC_SEQ_CST); } \
+               short cas(short e, short v) { __atomic_compare_exchange_n(&h, &e, v, 0, \
+                   __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); return e; }";
+    let lse = |name: &str| -> Vec<String> {
+        code_with(src, name, &["-march=armv8.1-a"])
+            .into_iter()
+            .filter(|l| !l.starts_with("adrp") && !l.starts_with("add x") && l != "ret")
+            .collect()
+    };
+    assert_eq!(lse("add"), ["ldaddal x0, x0, [x3]"]);
+    assert_eq!(lse("sub"), ["neg x5, x0", "ldaddal x5, x0, [x3]"]);
+    assert_eq!(lse("and"), ["mvn w5, w0", "ldclral w5, w0, [x3]"]);
+    assert_eq!(lse("or"), ["ldsetal w0, w0, [x3]"]);
+    assert_eq!(lse("xor"), ["ldeoral w0, w0, [x3]"]);
+    assert_eq!(lse("xchg"), ["swpal w0, w0, [x3]"]);
+    // The old value comes back in the expected value's register.
+    assert_eq!(lse("cas"), ["casalh w0, w1, [x4]"]);
+    // Later architectures and +lse have them; +nolse and plain armv8-a do not.
+    for m in ["-march=armv8.2-a", "-march=armv9-a", "-march=armv8-a+lse"] {
+        let c = code_with(src, "add", &[m]);
+        assert!(c.iter().any(|l| l.starts_with("ldaddal ")), "{m}: {c:?}");
+    }
+    for m in ["-march=armv8-a", "-march=armv8.1-a+nolse"] {
+        let c = code_with(src, "add", &[m]);
+        assert!(c.iter().any(|l| l.starts_with("ldaxr ")), "{m}: {c:?}");
+        assert!(!c.iter().any(|l| l.starts_with("ldadd")), "{m}: {c:?}");
+    }
+    let c = code(src, "add");
+    assert!(c.iter().any(|l| l.starts_with("stlxr ")), "{c:?}");
 }

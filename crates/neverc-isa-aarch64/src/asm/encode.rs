@@ -150,6 +150,17 @@ fn plain(word: u32) -> R<Encoded> {
     })
 }
 
+/// The `size` field of an atomic access of 1, 2, 4 or 8 bytes.
+fn access_size(i: &Inst, bytes: u8) -> R<u32> {
+    match bytes {
+        1 => Ok(0),
+        2 => Ok(1),
+        4 => Ok(2),
+        8 => Ok(3),
+        _ => err(i, "atomic access of 1, 2, 4 or 8 bytes only"),
+    }
+}
+
 fn with_target(inst: &Inst, word: u32, t: Target, kind: LabelKind) -> R<Encoded> {
     match t {
         Target::Label(l) => Ok(Encoded {
@@ -188,6 +199,12 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
     let i = inst;
     match *inst {
         Inst::Label(_) => err(i, "a label has no encoding"),
+        // The assembler writes the distance; nothing to encode alone.
+        Inst::JumpTableEntry { .. } => Ok(Encoded {
+            word: 0,
+            reloc: None,
+            label: None,
+        }),
         Inst::AluImm {
             op,
             flags,
@@ -604,6 +621,51 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
                     | reg(rt)?,
             )
         }
+        Inst::Lse {
+            op,
+            bytes,
+            acquire,
+            release,
+            rs,
+            rt,
+            rn,
+        } => {
+            let size = access_size(i, bytes)?;
+            let (o3, opc) = match op {
+                LseOp::Swp => (1, 0),
+                _ => (0, op as u32),
+            };
+            plain(
+                size << 30
+                    | 0x3820_0000
+                    | (acquire as u32) << 23
+                    | (release as u32) << 22
+                    | zr(i, rs)? << 16
+                    | o3 << 15
+                    | opc << 12
+                    | sp(i, rn)? << 5
+                    | zr(i, rt)?,
+            )
+        }
+        Inst::Cas {
+            bytes,
+            acquire,
+            release,
+            rs,
+            rt,
+            rn,
+        } => {
+            let size = access_size(i, bytes)?;
+            plain(
+                size << 30
+                    | 0x08a0_7c00
+                    | (acquire as u32) << 22
+                    | zr(i, rs)? << 16
+                    | (release as u32) << 15
+                    | sp(i, rn)? << 5
+                    | zr(i, rt)?,
+            )
+        }
         Inst::Excl {
             op,
             bytes,
@@ -934,6 +996,18 @@ pub fn assemble(insts: &[Inst]) -> Result<Assembled, String> {
     let mut pc = 0u32;
     for i in insts {
         if let Inst::Label(_) = i {
+            continue;
+        }
+        if let Inst::JumpTableEntry { target, base } = i {
+            let at = |l: &Label| {
+                labels
+                    .get(l)
+                    .copied()
+                    .ok_or_else(|| format!("jump table label {l:?} is never placed"))
+            };
+            let d = at(target)? as i64 - at(base)? as i64;
+            out.bytes.extend_from_slice(&(d as i32).to_le_bytes());
+            pc += 4;
             continue;
         }
         let e = encode(i)?;

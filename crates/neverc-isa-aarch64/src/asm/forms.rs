@@ -60,7 +60,7 @@ fn targets() -> [Target; 4] {
 }
 
 /// The number of `Inst` variants (keep in step with `representatives`).
-pub const VARIANTS: usize = 47;
+pub const VARIANTS: usize = 50;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -310,6 +310,37 @@ pub fn representatives() -> Vec<Inst> {
             rd: r,
             rn: f,
         },
+        JumpTableEntry {
+            target: L_END,
+            base: L_START,
+        },
+        Lse {
+            op: LseOp::Add,
+            bytes: 8,
+            acquire: true,
+            release: true,
+            rs: r,
+            rt: r,
+            rn: r,
+        },
+        Cas {
+            bytes: 8,
+            acquire: true,
+            release: true,
+            rs: r,
+            rt: r,
+            rn: r,
+        },
+    ]
+}
+
+/// Register triples (rs, rt, rn) for the atomics: the zero register in each value field,
+/// sp as the base.
+fn atomic_regs() -> [(Gpr, Gpr, Gpr); 3] {
+    [
+        (g(0), g(1), g(2)),
+        (Gpr::ZR, g(30), Gpr::SP),
+        (g(17), Gpr::ZR, g(29)),
     ]
 }
 
@@ -319,6 +350,17 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
     match rep {
         // Placed by the assembler, no bytes of its own.
         Label(_) => {}
+        // Forward and backward distances.
+        JumpTableEntry { .. } => {
+            out.push(JumpTableEntry {
+                target: L_END,
+                base: L_START,
+            });
+            out.push(JumpTableEntry {
+                target: L_START,
+                base: L_END,
+            });
+        }
         AluImm { .. } => {
             for op in AddSub::ALL {
                 for flags in [false, true] {
@@ -741,6 +783,45 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
                                 }
                             }
                         }
+                    }
+                }
+            }
+        }
+        Lse { .. } => {
+            for op in LseOp::ALL {
+                for bytes in [1, 2, 4, 8] {
+                    for (acquire, release) in
+                        [(false, false), (true, false), (false, true), (true, true)]
+                    {
+                        for (rs, rt, rn) in atomic_regs() {
+                            out.push(Lse {
+                                op,
+                                bytes,
+                                acquire,
+                                release,
+                                rs,
+                                rt,
+                                rn,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Cas { .. } => {
+            for bytes in [1, 2, 4, 8] {
+                for (acquire, release) in
+                    [(false, false), (true, false), (false, true), (true, true)]
+                {
+                    for (rs, rt, rn) in atomic_regs() {
+                        out.push(Cas {
+                            bytes,
+                            acquire,
+                            release,
+                            rs,
+                            rt,
+                            rn,
+                        });
                     }
                 }
             }

@@ -550,6 +550,25 @@ impl PairMode {
     pub const ALL: [PairMode; 3] = [PairMode::Offset, PairMode::Pre, PairMode::Post];
 }
 
+/// The ARMv8.1 (LSE) atomic read-modify-write operations, in `opc` order, then `swp`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum LseOp {
+    /// `ldadd`: old + rs.
+    Add,
+    /// `ldclr`: old & !rs.
+    Clr,
+    /// `ldeor`: old ^ rs.
+    Eor,
+    /// `ldset`: old | rs.
+    Set,
+    /// `swp`: rs.
+    Swp,
+}
+
+impl LseOp {
+    pub const ALL: [LseOp; 5] = [LseOp::Add, LseOp::Clr, LseOp::Eor, LseOp::Set, LseOp::Swp];
+}
+
 /// Exclusive and acquire/release accesses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ExclOp {
@@ -935,6 +954,33 @@ pub enum Inst {
         rd: Gpr,
         rn: Fpr,
     },
+    /// An LSE atomic (ARMv8.1): `rt` gets the old value of `[rn]`, which becomes `old op
+    /// rs`; `acquire`/`release` are the `a`/`l` of the mnemonic.
+    Lse {
+        op: LseOp,
+        bytes: u8,
+        acquire: bool,
+        release: bool,
+        rs: Gpr,
+        rt: Gpr,
+        rn: Gpr,
+    },
+    /// `cas{a}{l}{b,h} rs, rt, [rn]` (ARMv8.1): if `[rn]` equals `rs`, store `rt`; `rs`
+    /// gets the old value either way.
+    Cas {
+        bytes: u8,
+        acquire: bool,
+        release: bool,
+        rs: Gpr,
+        rt: Gpr,
+        rn: Gpr,
+    },
+    /// A jump table's entry (`.word target - base`): 4 bytes of data in the text, the
+    /// distance from the table's start to a case.
+    JumpTableEntry {
+        target: Label,
+        base: Label,
+    },
 }
 
 impl Inst {
@@ -1062,7 +1108,15 @@ impl Inst {
     pub fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr, v: &mut dyn FnMut(Fpr) -> Fpr) {
         use Inst::*;
         match self {
-            Label(_) | B(_) | Bl(_) | BCond(..) | Dmb(_) | Svc(_) | Brk(_) | Hint(_) => {}
+            Label(_)
+            | B(_)
+            | Bl(_)
+            | BCond(..)
+            | Dmb(_)
+            | Svc(_)
+            | Brk(_)
+            | Hint(_)
+            | JumpTableEntry { .. } => {}
             AluImm { rd, rn, .. }
             | AddSym { rd, rn, .. }
             | LogicImm { rd, rn, .. }
@@ -1105,7 +1159,7 @@ impl Inst {
                 rt2.map(g, v);
                 *base = g(*base);
             }
-            Excl { rs, rt, rn, .. } => {
+            Excl { rs, rt, rn, .. } | Lse { rs, rt, rn, .. } | Cas { rs, rt, rn, .. } => {
                 *rs = g(*rs);
                 *rt = g(*rt);
                 *rn = g(*rn);

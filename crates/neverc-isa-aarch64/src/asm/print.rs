@@ -124,11 +124,21 @@ fn fimm(imm8: u8) -> String {
     format!("#{:?}", fmov_imm8_value(imm8))
 }
 
+/// The `b`/`h` of a byte or halfword atomic's mnemonic.
+fn byte_suffix(bytes: u8) -> &'static str {
+    match bytes {
+        1 => "b",
+        2 => "h",
+        _ => "",
+    }
+}
+
 /// The text of one instruction (without indentation or newline). Symbols and labels are
 /// named by the callers' functions.
 pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> String) -> String {
     match *i {
         Inst::Label(l) => format!("{}:", label(l)),
+        Inst::JumpTableEntry { target, base } => format!(".word {}-{}", label(target), label(base)),
         Inst::AluImm {
             op,
             flags,
@@ -543,6 +553,46 @@ pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> S
                 }
                 _ => format!("{m}{suffix} {t}, [{}]", x(rn)),
             }
+        }
+        Inst::Lse {
+            op,
+            bytes,
+            acquire,
+            release,
+            rs,
+            rt,
+            rn,
+        } => {
+            let m = ["ldadd", "ldclr", "ldeor", "ldset", "swp"][op as usize];
+            let r = |g: Gpr| if bytes == 8 { x(g) } else { w(g) };
+            format!(
+                "{m}{}{}{} {}, {}, [{}]",
+                if acquire { "a" } else { "" },
+                if release { "l" } else { "" },
+                byte_suffix(bytes),
+                r(rs),
+                r(rt),
+                x(rn)
+            )
+        }
+        Inst::Cas {
+            bytes,
+            acquire,
+            release,
+            rs,
+            rt,
+            rn,
+        } => {
+            let r = |g: Gpr| if bytes == 8 { x(g) } else { w(g) };
+            format!(
+                "cas{}{}{} {}, {}, [{}]",
+                if acquire { "a" } else { "" },
+                if release { "l" } else { "" },
+                byte_suffix(bytes),
+                r(rs),
+                r(rt),
+                x(rn)
+            )
         }
         Inst::Adr { rd, target: t } => format!("adr {}, {}", x(rd), target(t, sym, label)),
         Inst::Adrp {
