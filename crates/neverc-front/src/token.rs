@@ -167,6 +167,15 @@ impl Interner {
         &self.bytes[start..self.ends[i] as usize]
     }
 
+    /// How many symbols there are (the empty spelling included).
+    pub fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.ends.is_empty()
+    }
+
     pub fn lookup(&self, s: &[u8]) -> Option<Symbol> {
         let id = self.table[self.find(s, spelling_hash(s))].1;
         (id != 0).then(|| Symbol(id - 1))

@@ -1936,7 +1936,7 @@ impl<'a> Sema<'a> {
                             *implicit = false;
                         }
                         if self.lookup_current(name) != Some(p) {
-                            self.scopes.last_mut().unwrap().ord.insert(name, p);
+                            self.bind_entry(name, p);
                         }
                         return p;
                     }
@@ -1988,7 +1988,7 @@ impl<'a> Sema<'a> {
                 implicit: false,
             },
         };
-        self.scopes.last_mut().unwrap().ord.insert(name, p);
+        self.bind_entry(name, p);
     }
 
     /// The length an initialiser gives an array of unknown size.

@@ -1161,7 +1161,7 @@ impl<'a> Sema<'a> {
         // A block-scope or earlier implicit declaration with linkage.
         if let Some(&o) = self.externs.get(&s) {
             let t = self.ords[o as usize].ty;
-            self.scopes.last_mut().unwrap().ord.insert(s, o);
+            self.bind_entry(s, o);
             return t;
         }
         let c99 = self.pp.opts.std.version >= 199901;

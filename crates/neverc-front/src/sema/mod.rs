@@ -156,8 +156,18 @@ pub struct Tag {
 
 #[derive(Default)]
 pub(crate) struct Scope {
-    ord: FxHashMap<Symbol, u32>,
+    /// The ordinary identifiers this scope bound, each with the binding it hid (restored
+    /// when the scope ends). The bindings in effect are in [`Sema::bindings`].
+    shadowed: Vec<(Symbol, Binding)>,
     tags: FxHashMap<Symbol, Tag>,
+}
+
+/// The innermost binding of an ordinary identifier: its entry + 1 (0: none) and the depth
+/// of the scope that made it.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Binding {
+    entry: u32,
+    depth: u32,
 }
 
 /// Per-function state.
@@ -193,6 +203,9 @@ pub struct Sema<'a> {
     /// The declaration whose declarators are being declared.
     pub(crate) cur_decl: Option<DeclId>,
     pub(crate) scopes: Vec<Scope>,
+    /// Each ordinary identifier's innermost binding, by symbol: a name is looked up with one
+    /// index, whatever the nesting of scopes.
+    pub(crate) bindings: Vec<Binding>,
     /// File-scope view of identifiers with linkage declared in blocks (and implicit
     /// declarations), for checking later declarations against them.
     pub(crate) externs: FxHashMap<Symbol, u32>,
@@ -299,6 +312,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         nesting: 0,
         cur_decl: None,
         scopes: vec![Scope::default()],
+        bindings: Vec::new(),
         externs: FxHashMap::default(),
         func: None,
         shown_ctx: None,
@@ -538,8 +552,16 @@ impl<'a> Sema<'a> {
     }
     pub(crate) fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
-            self.scopes.pop();
+            let scope = self.scopes.pop().unwrap();
+            self.unbind(scope);
             self.close_vm_scope();
+        }
+    }
+
+    /// Restores the bindings a scope hid, latest first.
+    fn unbind(&mut self, scope: Scope) {
+        for &(s, prev) in scope.shadowed.iter().rev() {
+            self.bindings[s.0 as usize] = prev;
         }
     }
 
@@ -616,15 +638,26 @@ impl<'a> Sema<'a> {
         if self.scopes.len() <= 1 {
             return;
         }
+        let depth = self.scopes.len() as u32;
         let scope = self.scopes.pop().unwrap();
         self.close_vm_scope();
         let unused = self.warning_on("unused-variable", &["all", "unused"]);
         let set_only = self.warning_on("unused-but-set-variable", &["all", "unused"]);
         if self.func.is_none() || !(unused || set_only) {
+            self.unbind(scope);
             return;
         }
-        let mut ids: Vec<u32> = scope.ord.values().copied().collect();
+        // The entries the scope's names have at its end.
+        let mut ids: Vec<u32> = scope
+            .shadowed
+            .iter()
+            .map(|&(s, _)| self.bindings[s.0 as usize])
+            .filter(|b| b.entry != 0 && b.depth == depth)
+            .map(|b| b.entry - 1)
+            .collect();
+        self.unbind(scope);
         ids.sort_unstable_by(|a, b| b.cmp(a));
+        ids.dedup();
         for id in ids {
             let o = &self.ords[id as usize];
             let local = matches!(
@@ -669,13 +702,34 @@ impl<'a> Sema<'a> {
     }
 
     pub(crate) fn lookup(&self, s: Symbol) -> Option<u32> {
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|sc| sc.ord.get(&s).copied())
+        match self.bindings.get(s.0 as usize) {
+            Some(b) if b.entry != 0 => Some(b.entry - 1),
+            _ => None,
+        }
     }
     pub(crate) fn lookup_current(&self, s: Symbol) -> Option<u32> {
-        self.scopes.last().and_then(|sc| sc.ord.get(&s).copied())
+        match self.bindings.get(s.0 as usize) {
+            Some(b) if b.entry != 0 && b.depth == self.scopes.len() as u32 => Some(b.entry - 1),
+            _ => None,
+        }
+    }
+
+    /// Binds `name` to entry `id` in the current scope.
+    pub(crate) fn bind_entry(&mut self, name: Symbol, id: u32) {
+        let i = name.0 as usize;
+        if i >= self.bindings.len() {
+            self.bindings
+                .resize(i + 1 + self.pp.interner.len() / 4, Binding::default());
+        }
+        let depth = self.scopes.len() as u32;
+        let prev = std::mem::replace(
+            &mut self.bindings[i],
+            Binding {
+                entry: id + 1,
+                depth,
+            },
+        );
+        self.scopes.last_mut().unwrap().shadowed.push((name, prev));
     }
     pub(crate) fn lookup_tag(&self, s: Symbol) -> Option<(Tag, bool)> {
         let n = self.scopes.len();
@@ -690,7 +744,7 @@ impl<'a> Sema<'a> {
         let id = self.ords.len() as u32;
         let name = o.name;
         self.ords.push(o);
-        self.scopes.last_mut().unwrap().ord.insert(name, id);
+        self.bind_entry(name, id);
         id
     }
 
