@@ -90,6 +90,41 @@ fn clang_strip_empty(ty: &Type, b: &Builder, darwin: bool) -> Type {
     }
 }
 
+/// gcc (Linux): a struct whose only content of non-zero size is one 8- or 16-byte vector
+/// (directly, in single-member structs or one-element arrays), of that vector's size,
+/// has the vector's machine mode, and `aarch64_short_vector_p` passes it as a short
+/// vector, in one SIMD register, even where the HFA/HVA rules refuse it:
+/// `struct { V v; int z[0]; }` goes in v0 (measured with gcc 12). Unions do not.
+/// (A flexible array member `int z[]`, which `Type` does not tell from `z[0]`, makes
+/// gcc's struct BLKmode and sends it to x0; that case is not modelled.)
+fn vector_mode_struct(ty: &Type, b: &Builder) -> Option<u32> {
+    fn inner(t: &Type, b: &Builder) -> Option<u32> {
+        match t {
+            Type::Vector(_, n) if *n == 8 || *n == 16 => Some(*n),
+            Type::Aligned(t, _) | Type::Array(t, 1) => inner(t, b),
+            Type::Record(r) if !r.is_union => {
+                let mut found = None;
+                for f in &r.fields {
+                    if b.layout(&f.ty).0 == 0 || f.bits == Some(0) {
+                        continue;
+                    }
+                    if found.is_some() || f.bits.is_some() {
+                        return None;
+                    }
+                    found = Some(inner(&f.ty, b)?);
+                }
+                found
+            }
+            _ => None,
+        }
+    }
+    if !matches!(ty.unaligned(), Type::Record(_)) {
+        return None;
+    }
+    let n = inner(ty, b)?;
+    (b.layout(ty).0 == n).then_some(n)
+}
+
 pub(crate) fn kind(ty: &Type, b: &Builder) -> Kind {
     let (size, _) = b.layout(ty);
     if size == 0 {
@@ -106,6 +141,11 @@ pub(crate) fn kind(ty: &Type, b: &Builder) -> Kind {
     // §5.9.5: HFA/HVA, with floats, doubles, quads, halves and 8/16-byte vectors as bases.
     // Apple arm64 follows clang's reading, which refuses records with bit-fields or
     // zero-length arrays (`struct { long long :0; float f; }` goes in x0).
+    if !darwin {
+        if let Some(n) = vector_mode_struct(ty, b) {
+            return Kind::Simd(HaBase::Vector(n), 1);
+        }
+    }
     if darwin && clang_not_homogeneous(ty) {
         // Not an HFA/HVA: general registers or by reference.
     } else if let Some((base, n)) = homogeneous(&clang_strip_empty(ty, b, darwin), b.m, &[8, 16]) {

@@ -279,6 +279,12 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
     if union_zero_width(ty) {
         return None;
     }
+    // gcc (aarch64 and arm) counts no elements in an array of length 0 (a zero-length or
+    // flexible array member, at any depth): the aggregate is then no candidate at all
+    // (`struct { float a; float z[0]; }` goes in w0/r0, not s0).
+    if zero_length_array(ty) {
+        return None;
+    }
     let ls = leaves(ty, m);
     let base = |l: &Leaf| match l.kind {
         LeafKind::Float(_) => Some(HaBase::Float(l.size as u32)),
@@ -301,6 +307,19 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
         return None;
     }
     Some((first, count))
+}
+
+/// Does `ty` hold an array of length 0 (as a member at any depth, or an element)?
+fn zero_length_array(ty: &Type) -> bool {
+    match ty {
+        Type::Array(_, 0) => true,
+        Type::Aligned(t, _) | Type::Array(t, _) => zero_length_array(t),
+        Type::Record(r) => r
+            .fields
+            .iter()
+            .any(|f| f.bits.is_none() && zero_length_array(&f.ty)),
+        _ => false,
+    }
 }
 
 /// Does a union inside `ty` (or `ty` itself) have a zero-width bit-field member?

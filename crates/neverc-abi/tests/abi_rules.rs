@@ -635,6 +635,52 @@ fn zero_width_bit_fields_in_unions() {
 }
 
 #[test]
+fn zero_length_arrays_make_no_homogeneous_aggregate() {
+    // Measured with aarch64-linux-gnu-gcc and arm-linux-gnueabihf-gcc 12 (the two-compiler
+    // test found it): `struct { float a; float z[0]; }` is passed in w0 / r0, and so is
+    // any record with a zero-length or flexible array member at any depth, whatever its
+    // element type; an empty struct member leaves an HFA alone.
+    let z = |t: Type| f("z", Type::array(t, 0));
+    let fz = rec(vec![f("a", Type::float()), z(Type::float())]);
+    assert_eq!(args(A64, vec![fz.clone()]), "0.0+4:x0");
+    assert_eq!(args(ARMHF, vec![fz]), "0.0+4:r0");
+    let nested = rec(vec![
+        f("a", Type::float()),
+        f("b", Type::float()),
+        f("e", rec(vec![z(Type::int())])),
+    ]);
+    assert_eq!(args(A64, vec![nested]), "0.0+8:x0");
+    let empty = rec(vec![f("a", Type::double()), f("e", rec(vec![]))]);
+    assert_eq!(args(A64, vec![empty]), "0.0+8:v0");
+    // Except for a struct holding just one 8- or 16-byte vector besides them (gcc gives
+    // it the vector's mode and passes it as a short vector): v0, also after one
+    // element arrays and single-member structs; not a union, not one made bigger.
+    let v8 = Type::vector(Type::Int(IntKind::Short), 8);
+    let sv = rec(vec![f("v", v8.clone()), z(Type::int())]);
+    assert_eq!(args(A64, vec![long(), sv.clone()]), "0.0+8:x0 1.0+8:v0");
+    let nested = rec(vec![
+        f("i", rec(vec![f("a", Type::array(v8.clone(), 1))])),
+        z(Type::float()),
+    ]);
+    assert_eq!(args(A64, vec![long(), nested]), "0.0+8:x0 1.0+8:v0");
+    let two = rec(vec![f("v", v8.clone()), f("w", v8.clone()), z(v8.clone())]);
+    assert_eq!(args(A64, vec![long(), two]), "0.0+8:x0 1.0+8:x1 1.8+8:x2");
+    let u = Type::Record(Box::new(Record {
+        is_union: true,
+        fields: vec![f("v", v8.clone()), z(v8.clone())],
+        ..Record::default()
+    }));
+    assert_eq!(args(A64, vec![long(), u]), "0.0+8:x0 1.0+8:x1");
+    let wide = Type::Record(Box::new(Record {
+        fields: vec![f("v", v8), z(Type::int())],
+        align: Some(16),
+        ..Record::default()
+    }));
+    // (natural alignment 8: the `aligned(16)` of the record does not count, x1 follows)
+    assert_eq!(args(A64, vec![long(), wide]), "0.0+8:x0 1.0+8:x1 1.8+8:x2");
+}
+
+#[test]
 fn sysv_nested_aggregates_are_classified_on_their_own() {
     // union { long double ld; void *p; } alone: eightbyte 0 is X87+INTEGER = INTEGER,
     // eightbyte 1 X87UP without X87 before it: MEMORY (rule 5). Nested in a union with an
