@@ -418,6 +418,9 @@ struct Lower<'a> {
     nvregs: usize,
     fixed_size: u32,
     slot_off: Vec<i64>,
+    /// Per slot, its alignment when over 16 (x29 is only 16-aligned: such a slot's
+    /// address is computed at run time, `slot_off` being the bottom of its reserve).
+    slot_overalign: Vec<Option<u64>>,
     blocks: Vec<VB>,
     cur: usize,
     ir2v: Vec<usize>,
@@ -462,6 +465,7 @@ pub fn lower_function(
         nvregs: 0,
         fixed_size: 0,
         slot_off: Vec::new(),
+        slot_overalign: Vec::new(),
         blocks: Vec::new(),
         cur: 0,
         ir2v: vec![usize::MAX; f.blocks.len()],
@@ -688,9 +692,22 @@ impl<'a> Lower<'a> {
         match *op {
             Op::SlotAddr(s) => {
                 let off = self.slot_off[s.index()];
-                match add_imm(d, Gpr::FP, off) {
+                let align = self.slot_overalign[s.index()];
+                // An over-aligned slot: the top of its reserve less the slack, rounded
+                // down to its alignment (which stays in the reserve, see `run`).
+                let slack = align.map_or(0, |a| a as i64 - 16);
+                match add_imm(d, Gpr::FP, off + slack) {
                     Some(v) => v.into_iter().for_each(|i| b.i(i)),
                     None => return Err(self.err("a stack frame over 16 MiB")),
+                }
+                if let Some(a) = align {
+                    b.i(Inst::LogicImm {
+                        op: LogicOp::And,
+                        size: Size::X,
+                        rd: d,
+                        rn: d,
+                        imm: a.wrapping_neg(),
+                    });
                 }
             }
             Op::SymAddr { sym, offset } => {
@@ -834,8 +851,10 @@ impl<'a> Lower<'a> {
         };
         if let Some(Op::SlotAddr(s)) = self.def_of(addr) {
             let o = self.slot_off[s.index()] + off;
-            if let Some(a) = mem_at(Gpr::FP, o, bytes) {
-                return Ok(a);
+            if self.slot_overalign[s.index()].is_none() {
+                if let Some(a) = mem_at(Gpr::FP, o, bytes) {
+                    return Ok(a);
+                }
             }
         }
         let r = self.reg(addr)?;
@@ -1090,13 +1109,18 @@ impl<'a> Lower<'a> {
         // The incoming plan's stack size is the caller's business.
         self.max_out = f.plans.iter().map(|p| p.stack).max().unwrap_or(0);
         for s in &f.slots {
-            if s.align > 16 {
-                return Err(self.err("a stack object aligned to more than 16 bytes"));
-            }
             let size = s.size.max(1);
-            self.fixed_size =
-                (self.fixed_size as u64 + size).next_multiple_of(s.align.max(1) as u64) as u32;
+            // x29 is 16-aligned: a slot aligned to more gets a 16-aligned reserve of
+            // `align - 16` more bytes, and its address is rounded at run time.
+            let (size, align, over) = if s.align > 16 {
+                let a = s.align as u64;
+                (size + a - 16, 16, Some(a))
+            } else {
+                (size, s.align.max(1) as u64, None)
+            };
+            self.fixed_size = (self.fixed_size as u64 + size).next_multiple_of(align) as u32;
             self.slot_off.push(-(self.fixed_size as i64));
+            self.slot_overalign.push(over);
         }
         if f.variadic {
             self.fixed_size = (self.fixed_size + 192).next_multiple_of(16);
