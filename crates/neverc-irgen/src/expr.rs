@@ -3416,6 +3416,33 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Whether AAPCS64 (as neverc-abi plans calls) rounds up to an even general register
+    /// for `t` (C.9) and to a 16-aligned stack slot (C.14-C.16). Both follow the natural
+    /// alignment of `t` (its members' alignments, not an `aligned` attribute on the
+    /// record itself) and neither applies to a value passed by reference, so they are
+    /// read from the plans of `f(long, t)` and of a call whose registers are used up.
+    fn aapcs64_rounding(&self, t: &neverc_abi::Type) -> (bool, bool) {
+        use neverc_abi::{IntKind, Signature, Type as T};
+        let long = T::Int(IntKind::Long);
+        let after_one = Signature::new(T::Void, [long.clone(), t.clone()]);
+        let even = neverc_abi::plan_call(self.machine, &after_one).is_ok_and(|p| {
+            p.arguments
+                .iter()
+                .any(|l| l.value == 1 && l.offset == 0 && l.place == Place::Reg(2))
+        });
+        // x0-x7 and v0-v7 taken, one 8-byte stack slot used: `t` at 16 or at 8.
+        let mut params = vec![long; 9];
+        params.extend(std::iter::repeat_n(T::double(), 8));
+        params.push(t.clone());
+        let spilled = Signature::new(T::Void, params);
+        let stack16 = neverc_abi::plan_call(self.machine, &spilled).is_ok_and(|p| {
+            p.arguments
+                .iter()
+                .any(|l| l.value == 17 && l.offset == 0 && l.place == Place::Stack(16))
+        });
+        (even, stack16)
+    }
+
     /// `va_arg(ap, T)` for AAPCS64 (Procedure Call Standard, appendix "Variable argument
     /// lists"): `ap` is { __stack, __gr_top, __vr_top, __gr_offs, __vr_offs }. A type
     /// passed in general registers is read from below `__gr_top` while `__gr_offs` stays
@@ -3446,6 +3473,7 @@ impl<'a> Gen<'a> {
             .collect();
         let in_regs = !plan.arguments.is_empty() && regs.len() == plan.arguments.len();
         let vector = in_regs && regs.iter().all(|(v, _)| *v);
+        let (even_reg, stack16) = self.aapcs64_rounding(&sig.params[0]);
         let slot = self
             .b()
             .add_slot(size.max(8).next_multiple_of(16), align.max(16));
@@ -3464,8 +3492,8 @@ impl<'a> Gen<'a> {
             let try_b = self.b().new_block();
             self.b().branch(used, stack_b, try_b);
             self.b().switch_to(try_b);
-            if !vector && align >= 16 {
-                // A 16-aligned type starts at an even register.
+            if !vector && even_reg {
+                // A type of natural alignment 16 starts at an even register.
                 let a = self.b().iconst(Type::I32, 15);
                 let s = self.b().binary(BinaryOp::Add, offs, a);
                 let m = self.b().iconst(Type::I32, -16);
@@ -3504,7 +3532,7 @@ impl<'a> Gen<'a> {
         self.b().switch_to(stack_b);
         let st = self.b().load(Type::Ptr, list, 0, MemFlags::aligned(8));
         let st_i = self.b().conv(ConvOp::Bitcast, st, Type::I64);
-        let st_i = if align > 8 && !byref {
+        let st_i = if stack16 {
             let a = self.b().iconst(Type::I64, 15);
             let s = self.b().binary(BinaryOp::Add, st_i, a);
             let m = self.b().iconst(Type::I64, -16);
