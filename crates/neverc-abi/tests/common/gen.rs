@@ -152,27 +152,93 @@ impl Gen {
                     Type::Complex(FloatKind::LongDouble),
                     "_Complex long double".into(),
                 ),
-                95..=99 if self.features.vectors => {
-                    let name = self.fresh("V");
-                    let choices = [
-                        (Type::int(), "int", 4),
-                        (Type::float(), "float", 4),
-                        (Type::Int(IntKind::Short), "short", 2),
-                        (Type::double(), "double", 8),
-                    ];
-                    let (elem, ec, esize) = rng.pick(&choices);
-                    let bytes = *rng.pick(&[8u32, 16]).max(esize);
-                    self.push(
-                        &name,
-                        format!("typedef {ec} {name} __attribute__((vector_size({bytes})));"),
-                        vec![],
-                    );
-                    (Type::vector(elem.clone(), bytes), name)
-                }
+                95..=99 if self.features.vectors => self.vector(rng),
                 _ => continue,
             };
             return t;
         }
+    }
+
+    /// A vector typedef `V<n>` of 8 or 16 bytes, and its type.
+    pub fn vector(&mut self, rng: &mut Rng) -> (Type, String) {
+        let name = self.fresh("V");
+        let choices = [
+            (Type::int(), "int", 4),
+            (Type::float(), "float", 4),
+            (Type::Int(IntKind::Short), "short", 2),
+            (Type::double(), "double", 8),
+        ];
+        let (elem, ec, esize) = rng.pick(&choices);
+        let bytes = *rng.pick(&[8u32, 16]).max(esize);
+        self.push(
+            &name,
+            format!("typedef {ec} {name} __attribute__((vector_size({bytes})));"),
+            vec![],
+        );
+        (Type::vector(elem.clone(), bytes), name)
+    }
+
+    /// A struct `S<n>` made of `count` elements of the one type `base` (a float type or
+    /// a vector typedef, `base.1` its C spelling): members of that type, arrays of it
+    /// and nested such structs, so that (with `count` at most 4) it is a homogeneous
+    /// aggregate (AAPCS64's HFA/HVA) however it is nested. Sometimes aligned to 16 or
+    /// with a zero-length array of the base type (neither changes the kind).
+    pub fn homogeneous(
+        &mut self,
+        rng: &mut Rng,
+        base: &(Type, String),
+        count: u64,
+        depth: u32,
+    ) -> (Type, String) {
+        let mut rec = Record::default();
+        let base_deps = if self.has_def(&base.1) {
+            vec![base.1.clone()]
+        } else {
+            vec![]
+        };
+        let mut body = String::new();
+        let mut deps = Vec::new();
+        let mut left = count;
+        let mut i = 0;
+        while left > 0 {
+            let k = 1 + rng.below(left);
+            let fname = format!("m{i}");
+            i += 1;
+            let (t, c, d) = if k == 1 && rng.chance(70) {
+                (base.0.clone(), base.1.clone(), base_deps.clone())
+            } else if depth < 2 && rng.chance(40) {
+                let (t, n) = self.homogeneous(rng, base, k, depth + 1);
+                (t, self.tag(&n), vec![n])
+            } else {
+                let name = self.fresh("A");
+                self.push(
+                    &name,
+                    format!("typedef {} {name}[{k}];", base.1),
+                    base_deps.clone(),
+                );
+                (Type::array(base.0.clone(), k), name.clone(), vec![name])
+            };
+            let _ = writeln!(body, "  {c} {fname};");
+            deps.extend(d);
+            rec.fields.push(Field::named(fname, t));
+            left -= k;
+        }
+        if depth == 0 && rng.chance(5) {
+            let _ = writeln!(body, "  {} z[0];", base.1);
+            deps.extend(base_deps.clone());
+            rec.fields
+                .push(Field::named("z", Type::array(base.0.clone(), 0)));
+        }
+        let mut attr = "";
+        if self.features.attributes && rng.chance(8) {
+            rec.align = Some(16);
+            attr = " __attribute__((aligned(16)))";
+        }
+        let name = self.fresh("S");
+        self.push(&name, format!("struct{attr} {name} {{\n{body}}};"), deps);
+        let t = Type::Record(Box::new(rec));
+        self.records.push((name.clone(), t.clone()));
+        (t, name)
     }
 
     fn push(&mut self, name: &str, text: String, deps: Vec<String>) {

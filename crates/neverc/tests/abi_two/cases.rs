@@ -1,15 +1,18 @@
-//! Random x86-64 signatures with the values each argument and the result carry: the byte
-//! image of every value (distinct random bytes, made valid: `_Bool` 0/1, floats normal),
-//! the mask of its value bits (padding is not compared), and tags naming the kinds of
-//! types and passing the signature uses (for the exclusion list and the report).
+//! Random signatures (x86-64 SysV or AAPCS64) with the values each argument and the
+//! result carry: the byte image of every value (distinct random bytes, made valid: `_Bool`
+//! 0/1, floats normal), the mask of its value bits (padding is not compared), and tags
+//! naming the kinds of types and passing the signature uses (for the exclusion list and
+//! the report). On AArch64 a third of the records are homogeneous aggregates (HFAs and
+//! HVAs of up to 4 members, nested and in arrays, and some of 5 or 6 that are none).
 
 use super::gen::{Features, Gen, Rng};
 use neverc_abi::{
     layout, plan_call, record_layout, Flags, FloatKind, IntKind, Machine, Place, Signature, Type,
 };
+use neverc_target::Arch;
 use std::collections::BTreeSet;
 
-/// Everything gcc accepts on x86-64 Linux.
+/// Everything gcc accepts on x86-64 and on AArch64 Linux.
 pub const FEATURES: Features = Features {
     int128: true,
     float16: true,
@@ -46,7 +49,10 @@ pub fn significance(ty: &Type, m: Machine, base: usize, mask: &mut [u8]) {
     let l = layout(ty, m);
     match ty {
         Type::Void => {}
-        Type::Float(FloatKind::LongDouble) => mask[base..base + 10].fill(0xff),
+        // x87 extended precision: 10 bytes of 16 (AArch64's binary128 fills all 16).
+        Type::Float(FloatKind::LongDouble) if m.arch == Arch::X86_64 => {
+            mask[base..base + 10].fill(0xff)
+        }
         Type::Complex(k) => {
             let half = l.size as usize / 2;
             significance(&Type::Float(*k), m, base, mask);
@@ -92,7 +98,7 @@ fn sanitize(ty: &Type, m: Machine, base: usize, bytes: &mut [u8], rng: &mut Rng)
             for i in 0..n {
                 let at = base + i * s;
                 match (k, s) {
-                    (FloatKind::LongDouble, 16) => {
+                    (FloatKind::LongDouble, 16) if m.arch == Arch::X86_64 => {
                         bytes[at + 7] |= 0x80; // explicit integer bit
                         normal(&mut bytes[at + 9], rng);
                     }
@@ -264,6 +270,32 @@ fn misaligned_union(t: &Type, m: Machine, at: u64) -> bool {
     }
 }
 
+/// A record for an argument or the result, and whether it was made homogeneous. On
+/// x86-64 always [`Gen::record`] (the draws of a seed stay those of the first runs); on
+/// AArch64 a third are homogeneous aggregates of floats, doubles, binary128 `long double`s
+/// or 8- and 16-byte vectors: 1 to 4 elements mostly (HFA/HVA), sometimes 5 or 6 (just
+/// too many: general registers or a copy by reference).
+fn record(gen: &mut Gen, rng: &mut Rng, m: Machine) -> (Type, String, bool) {
+    if m.arch == Arch::AArch64 && rng.chance(33) {
+        let base = match rng.below(9) {
+            0..=2 => (Type::float(), "float".to_string()),
+            3..=5 => (Type::double(), "double".to_string()),
+            6 => (Type::long_double(), "long double".to_string()),
+            _ => gen.vector(rng),
+        };
+        let count = if rng.chance(85) {
+            1 + rng.below(4)
+        } else {
+            5 + rng.below(2)
+        };
+        let (t, name) = gen.homogeneous(rng, &base, count, 0);
+        let c = gen.tag(&name);
+        return (t, c, true);
+    }
+    let (t, name) = gen.record(rng, 1, false);
+    (t, gen.tag(&name), false)
+}
+
 /// A random signature that neverc-abi can plan, with its values.
 pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
     loop {
@@ -280,11 +312,16 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
             .filter(|&k| k < n);
         let mut params = Vec::new();
         let mut c_types = Vec::new();
+        // Positions (the result: `n`) holding a generated homogeneous aggregate.
+        let mut homogeneous = BTreeSet::new();
         for i in 0..n {
             let vararg = variadic.is_some_and(|k| i >= k);
             let (t, c) = if rng.chance(40) {
-                let (t, name) = gen.record(rng, 1, false);
-                (t, gen.tag(&name))
+                let (t, c, h) = record(gen, rng, m);
+                if h {
+                    homogeneous.insert(i);
+                }
+                (t, c)
             } else if vararg {
                 // Types that survive the default argument promotions.
                 let choices = [
@@ -308,8 +345,11 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
         let (ret, c_ret) = match rng.below(10) {
             0..=1 => (Type::Void, "void".to_string()),
             2..=6 => {
-                let (t, name) = gen.record(rng, 1, false);
-                (t, gen.tag(&name))
+                let (t, c, h) = record(gen, rng, m);
+                if h {
+                    homogeneous.insert(n);
+                }
+                (t, c)
             }
             _ => gen.scalar(rng),
         };
@@ -339,6 +379,16 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
             type_tags(t, m, pos, true, &mut tags);
         }
         type_tags(&sig.ret, m, "ret", true, &mut tags);
+        for &i in &homogeneous {
+            let pos = if i == n {
+                "ret"
+            } else if variadic.is_some_and(|k| i >= k) {
+                "va"
+            } else {
+                "arg"
+            };
+            tags.insert(format!("{pos}:homogeneous"));
+        }
         if variadic.is_some() {
             tags.insert("sig:variadic".into());
         }
@@ -348,7 +398,8 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
             }
             // A variadic record aligned to 16 in general registers (gcc's own va_arg
             // loads it with movdqa from wherever it lies in the save area: G1).
-            if variadic.is_some_and(|k| i >= k)
+            if m.arch == Arch::X86_64
+                && variadic.is_some_and(|k| i >= k)
                 && matches!(t, Type::Record(_))
                 && layout(t, m).align >= 16
                 && plan
@@ -376,8 +427,38 @@ pub fn gen_case(gen: &mut Gen, rng: &mut Rng, m: Machine) -> Case {
         // A piece of more than 8 bytes in an xmm register (DWARF 17-32): a vector of 16
         // bytes, alone or as a record's SSE+SSEUP eightbytes (once finding F2, fixed).
         let wide_xmm = |l: &neverc_abi::Location| {
-            matches!(l.place, Place::Reg(r) if (17..=32).contains(&r)) && l.size > 8
+            m.arch == Arch::X86_64
+                && matches!(l.place, Place::Reg(r) if (17..=32).contains(&r))
+                && l.size > 8
         };
+        // AArch64: a record in SIMD registers (v0-v7 are 64-71), an argument on the
+        // stack aligned to 16.
+        if m.arch == Arch::AArch64 {
+            for l in &plan.arguments {
+                let i = l.value as usize;
+                let pos = if variadic.is_some_and(|k| i >= k) {
+                    "va"
+                } else {
+                    "arg"
+                };
+                if matches!(l.place, Place::Reg(r) if r >= 64)
+                    && matches!(sig.params.get(i), Some(Type::Record(_)))
+                {
+                    tags.insert(format!("{pos}:record_in_simd"));
+                }
+                if matches!(l.place, Place::Stack(_)) && l.align >= 16 {
+                    tags.insert(format!("{pos}:stack_align16"));
+                }
+            }
+            if plan
+                .returns
+                .iter()
+                .any(|l| matches!(l.place, Place::Reg(r) if r >= 64))
+                && matches!(sig.ret, Type::Record(_))
+            {
+                tags.insert("ret:record_in_simd".into());
+            }
+        }
         for l in plan.arguments.iter().filter(|l| wide_xmm(l)) {
             let va = variadic.is_some_and(|k| l.value as usize >= k);
             tags.insert(format!("{}:wide_xmm_piece", if va { "va" } else { "arg" }));

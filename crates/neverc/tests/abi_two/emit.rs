@@ -5,6 +5,7 @@
 
 use super::cases::Case;
 use super::gen::Gen;
+use neverc_target::Arch;
 use std::fmt::Write;
 
 /// Declarations shared by the generated files.
@@ -195,9 +196,26 @@ pub fn caller(gen: &Gen, cases: &[(usize, &Case)]) -> String {
     s
 }
 
+/// `abi2_sp`: the caller's stack pointer as it was before the call, which is a multiple
+/// of 16 if the stack is aligned (x86-64: above the return address; AArch64: `bl` leaves
+/// `sp` alone).
+fn sp_function(arch: Arch) -> &'static str {
+    match arch {
+        Arch::X86_64 => {
+            "__asm__(\".text\\n.globl abi2_sp\\n.type abi2_sp, @function\\n\"\n        \
+             \"abi2_sp:\\n  leaq 8(%rsp), %rax\\n  ret\\n\");\n"
+        }
+        Arch::AArch64 => {
+            "__asm__(\".text\\n.globl abi2_sp\\n.type abi2_sp, %function\\n\"\n        \
+             \"abi2_sp:\\n  mov x0, sp\\n  ret\\n\");\n"
+        }
+        a => panic!("no abi2_sp for {a:?}"),
+    }
+}
+
 /// The runtime: `main(argc, argv)` runs the calls of `order` from position `argv[1]`;
 /// a crash or a hang prints `CRASH <sig> <signal>` (the signature being called).
-pub fn rt(order: &[usize]) -> String {
+pub fn rt(order: &[usize], arch: Arch) -> String {
     let mut s = String::from(
         r#"#define _GNU_SOURCE
 #include <signal.h>
@@ -206,11 +224,10 @@ pub fn rt(order: &[usize]) -> String {
 #include <string.h>
 #include <unistd.h>
 volatile int abi2_current = -1;
-/* The caller's stack pointer before the call to abi2_sp, which is a multiple of 16 if
-   the stack is aligned. */
-__asm__(".text\n.globl abi2_sp\n.type abi2_sp, @function\n"
-        "abi2_sp:\n  leaq 8(%rsp), %rax\n  ret\n");
-__attribute__((noinline)) unsigned long abi2_opaque(unsigned long x) {
+"#,
+    );
+    s += sp_function(arch);
+    s += r#"__attribute__((noinline)) unsigned long abi2_opaque(unsigned long x) {
   __asm__ volatile("" : "+r"(x));
   return x * 0x9e3779b97f4a7c15UL ^ 0x0123456789abcdefUL;
 }
@@ -244,8 +261,7 @@ static void on_signal(int s) {
   write(1, buf, n);
   _exit(3);
 }
-"#,
-    );
+"#;
     for k in order {
         let _ = writeln!(s, "void abi2_call{k}(void);");
     }
