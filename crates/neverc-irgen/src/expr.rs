@@ -2807,6 +2807,16 @@ impl<'a> Gen<'a> {
             "va_start" => {
                 let lv = self.va_list_addr(args[0]);
                 self.b().push(Op::VaStart(lv), None);
+                // AAPCS64: the back end sets the pointers; the offsets of the registers
+                // left (negative: bytes below __gr_top and __vr_top) depend on the
+                // parameter types.
+                if let Some((ngrn, nsrn)) = self.fs().aapcs64_regs_used {
+                    for (at, left) in [(24, (8 - ngrn as i128) * 8), (28, (8 - nsrn as i128) * 16)]
+                    {
+                        let v = self.b().iconst(Type::I32, -left);
+                        self.b().store(v, lv, at, MemFlags::aligned(4));
+                    }
+                }
                 Rv::Void
             }
             "va_end" => {

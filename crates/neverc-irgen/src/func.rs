@@ -54,6 +54,35 @@ pub struct FnState {
     pub switches: Vec<SwitchCtx>,
     /// The sret pointer, if the result goes to memory.
     pub sret: Option<Value>,
+    /// AAPCS64 (Linux) variadic function: the general and SIMD registers its named
+    /// parameters leave used (NGRN, NSRN), for `va_start`'s `__gr_offs` and `__vr_offs`.
+    pub aapcs64_regs_used: Option<(u32, u32)>,
+}
+
+/// The general and SIMD registers (NGRN, NSRN) the named parameters of `sig` leave used
+/// under AAPCS64: where a further `long` and a further `double` would go (8: the
+/// stack). The plan's locations alone cannot say it: an argument that does not fit in
+/// the registers left closes them (C.3, C.12), and a 16-byte one on the stack may have
+/// closed either file.
+fn aapcs64_regs_used(m: neverc_abi::Machine, sig: &neverc_abi::Signature) -> (u32, u32) {
+    let next = |probe: neverc_abi::Type, first: u16| {
+        let mut params = sig.params.clone();
+        params.push(probe);
+        let n = params.len() as u32 - 1;
+        let plan = neverc_abi::plan_call(m, &neverc_abi::Signature::new(sig.ret.clone(), params));
+        plan.ok()
+            .and_then(|p| {
+                p.arguments.iter().find_map(|l| match l.place {
+                    neverc_abi::Place::Reg(r) if l.value == n => Some((r - first) as u32),
+                    _ => None,
+                })
+            })
+            .unwrap_or(8)
+    };
+    (
+        next(neverc_abi::Type::Int(neverc_abi::IntKind::Long), 0),
+        next(neverc_abi::Type::double(), 64),
+    )
 }
 
 /// A `cleanup(fn)` variable: `fn(&var)` runs when its block is left.
@@ -230,6 +259,10 @@ impl<'a> Gen<'a> {
             switches: Vec::new(),
             sret: None,
             noreturn_calls: Vec::new(),
+            aapcs64_regs_used: (func.variadic
+                && self.machine.arch == neverc_target::Arch::AArch64
+                && self.machine.os == neverc_target::Os::Linux)
+                .then(|| aapcs64_regs_used(self.machine, &sig)),
         });
         let (entry_tys, entry_decl, entry_params) = if nested {
             let mut decl2 = declared.clone();

@@ -2905,16 +2905,10 @@ impl<'a> Lower<'a> {
         let Some(save) = self.va_save else {
             return Err(self.err("va_start in a function without variable arguments"));
         };
-        let plan = &self.f.plan;
-        let (mut ngr, mut nvr) = (0i64, 0i64);
-        for l in &plan.arguments {
-            match l.place {
-                Place::Reg(r) if r < 8 => ngr += 1,
-                Place::Reg(r) if (64..72).contains(&r) => nvr += 1,
-                _ => {}
-            }
-        }
-        let stack = 16 + plan.stack as i64;
+        // The pointers only: irgen stores __gr_offs and __vr_offs after this, as it knows
+        // the parameter types (the plan does not say which registers an argument that
+        // went to the stack closed).
+        let stack = 16 + self.f.plan.stack as i64;
         let l = self.reg(list)?;
         let t = self.gtemp();
         let mut b = B::default();
@@ -2936,19 +2930,6 @@ impl<'a> Lower<'a> {
                 .into_iter()
                 .for_each(|x| b.i(x));
             put(&mut b, field);
-        }
-        for (field, v) in [(24u32, -(64 - 8 * ngr)), (28, -(128 - 16 * nvr))] {
-            for i in mov_const(tg, Size::W, v as u64) {
-                b.i(i);
-            }
-            b.i(Inst::Mem {
-                op: MemOp::StrW,
-                rt: Reg::G(tg),
-                addr: Addr::UImm {
-                    base: lr,
-                    off: field,
-                },
-            });
         }
         self.emit(b);
         Ok(())
