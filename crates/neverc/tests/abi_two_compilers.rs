@@ -13,9 +13,9 @@
 //! `crates/neverc-abi/tests/common/gen.rs`, included by path) picks a distinct random byte
 //! image per argument and for the result. The callee checks every argument byte by byte
 //! (padding excluded) and returns the result image; the caller passes the images and
-//! checks the result, keeps guards live across the call (callee-saved registers) and every
-//! fourth call goes through a function pointer. The callee also checks that its stack is
-//! 16-byte aligned. A mismatch prints `MISMATCH <signature> <argument>` (`-1`: the result).
+//! checks the result, keeps integer and double guards live across the call (callee-saved
+//! registers: x19-x28 and d8-d15 on AArch64) and every fourth call goes through a function
+//! pointer. The callee also checks that its stack is 16-byte aligned. A mismatch prints `MISMATCH <signature> <argument>` (`-1`: the result).
 //!
 //! Direction 1 compiles the callees with gcc and the callers with neverc, direction 2 the
 //! reverse; neverc compiles even batches at `-O1`, odd ones at `-O0`. 200 signatures per
@@ -90,6 +90,8 @@ const AARCH64: Target = Target {
         // Refused by name by the AArch64 back end (not miscompiled): A1, A2.
         ("*:int128", "A1"),
         ("*:float16", "A2"),
+        // Not a neverc bug: gcc's own compile stops (see G2).
+        ("ret:vector_array_and_zero_length_array", "G2"),
     ],
 };
 

@@ -16,6 +16,7 @@ const PRELUDE: &str = "#include <stdarg.h>\n#include <string.h>\n\
     extern void abi2_bad_sp(int sig);\n\
     extern void abi2_bad_guard(int sig, int which);\n\
     extern unsigned long abi2_opaque(unsigned long);\n\
+    extern double abi2_dopaque(unsigned long);\n\
     extern volatile int abi2_current;\n";
 
 /// C bytes of an initializer (one more byte, so that an empty value has an array too).
@@ -121,8 +122,15 @@ pub fn callee(gen: &Gen, cases: &[(usize, &Case)]) -> String {
     s
 }
 
-/// Guards live across each call (callee-saved registers, the caller's frame).
+/// Guards live across each call (callee-saved registers, the caller's frame): integers,
+/// and doubles (x86-64 has no callee-saved float registers, AArch64 has d8-d15).
 const GUARDS: u64 = 4;
+const FLOAT_GUARDS: u64 = 2;
+
+/// The value `abi2_dopaque(x)` returns (see [`rt`]), exactly representable.
+fn dopaque(x: u64) -> String {
+    format!("{}.0", x * 3 + 1)
+}
 
 /// A file calling the functions of `cases`: `abi2_call<k>` calls `f<k>`; every fourth
 /// call goes through a volatile function pointer.
@@ -148,6 +156,9 @@ pub fn caller(gen: &Gen, cases: &[(usize, &Case)]) -> String {
                 "  unsigned long g{g} = abi2_opaque({}UL);",
                 k as u64 * 8 + g
             );
+        }
+        for g in 0..FLOAT_GUARDS {
+            let _ = writeln!(s, "  double h{g} = abi2_dopaque({}UL);", k as u64 * 8 + g);
         }
         let args: Vec<String> = (0..case.c_types.len()).map(|i| format!("a{i}")).collect();
         let callee = if k % 4 == 3 {
@@ -180,6 +191,14 @@ pub fn caller(gen: &Gen, cases: &[(usize, &Case)]) -> String {
                 s,
                 "  if (g{g} != {}UL) abi2_bad_guard({k}, {g});",
                 opaque(k as u64 * 8 + g)
+            );
+        }
+        for g in 0..FLOAT_GUARDS {
+            let _ = writeln!(
+                s,
+                "  if (h{g} != {}) abi2_bad_guard({k}, {});",
+                dopaque(k as u64 * 8 + g),
+                GUARDS + g
             );
         }
         if !case.is_void {
@@ -230,6 +249,10 @@ volatile int abi2_current = -1;
     s += r#"__attribute__((noinline)) unsigned long abi2_opaque(unsigned long x) {
   __asm__ volatile("" : "+r"(x));
   return x * 0x9e3779b97f4a7c15UL ^ 0x0123456789abcdefUL;
+}
+__attribute__((noinline)) double abi2_dopaque(unsigned long x) {
+  __asm__ volatile("" : "+r"(x));
+  return (double)(x * 3 + 1);
 }
 static void hex(const unsigned char *p, const unsigned char *m, unsigned long n) {
   for (unsigned long i = 0; i < n; i++) {
