@@ -359,7 +359,7 @@ impl<'a> Gen<'a> {
             } else {
                 Some(bt)
             };
-            if let Some(Kind::Record(r)) = rt.map(|rt| self.t.types.kind(rt).clone()) {
+            if let Some(&Kind::Record(r)) = rt.map(|rt| self.t.types.kind(rt)) {
                 if let Some(w) = self.t.types.bitfield_width(r, name) {
                     let int_bits = self.t.types.int_bits(neverc_abi::IntKind::Int);
                     if w < int_bits {
@@ -1381,6 +1381,9 @@ impl<'a> Gen<'a> {
     /// of its own width (`unsigned long long:40`), and arithmetic in that type wraps at
     /// that width: the precision of such an expression, if it has one.
     fn bitfield_precision(&mut self, e: ExprId) -> Option<(u32, bool)> {
+        if !self.any_wide_bitfield() {
+            return None;
+        }
         let x = self.strip_id(e);
         match self.ast.expr(x).kind {
             ExprKind::Member { base, name, arrow } => {
@@ -1413,6 +1416,9 @@ impl<'a> Gen<'a> {
                 | BinOp::BitXor => {
                     let pa = self.bitfield_precision(a);
                     let pb = self.bitfield_precision(b);
+                    if pa.is_none() && pb.is_none() {
+                        return None;
+                    }
                     // The other operand's own precision decides which type wins.
                     let prec = |g: &mut Self, e: ExprId, p: Option<(u32, bool)>| {
                         p.map(|x| x.0).unwrap_or_else(|| {
@@ -1432,6 +1438,25 @@ impl<'a> Gen<'a> {
             },
             _ => None,
         }
+    }
+
+    /// Whether any record has a bit-field wider than `int`: without one no expression
+    /// has a bit-field precision, and the walk over every operand tree is skipped. Records
+    /// are scanned once each, as they appear.
+    fn any_wide_bitfield(&mut self) -> bool {
+        let (found, scanned) = self.wide_bitfields;
+        let records = &self.t.types.records;
+        if found || scanned == records.len() {
+            return found;
+        }
+        let int_bits = self.t.types.int_bits(neverc_abi::IntKind::Int);
+        let found = records[scanned..].iter().any(|r| {
+            r.members
+                .iter()
+                .any(|m| m.bits.is_some_and(|w| w > int_bits))
+        });
+        self.wide_bitfields = (found, records.len());
+        found
     }
 
     /// Wraps the value of `e` to its bit-field precision (see [`Self::bitfield_precision`]).

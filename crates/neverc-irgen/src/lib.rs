@@ -213,6 +213,13 @@ pub(crate) struct Gen<'a> {
     /// Streaming: the last function, handed over already; the next one is built in its
     /// vectors.
     pub spare: Option<neverc_ir::Function>,
+    /// Whether some record scanned so far has a bit-field wider than `int` (only those
+    /// give arithmetic a precision of its own), and how many records were scanned.
+    pub wide_bitfields: (bool, usize),
+    /// `size_align` of each type asked about, by type number.
+    pub size_cache: std::cell::RefCell<Vec<Option<(u64, u32)>>>,
+    /// `ir_type` of each type asked about, by type number.
+    pub ir_type_cache: std::cell::RefCell<Vec<Option<Option<neverc_ir::Type>>>>,
 }
 
 impl<'a> Gen<'a> {
@@ -254,6 +261,9 @@ impl<'a> Gen<'a> {
             sink,
             will_define: FxHashSet::default(),
             spare: None,
+            wide_bitfields: (false, 0),
+            size_cache: Default::default(),
+            ir_type_cache: Default::default(),
         }
     }
 
@@ -518,9 +528,20 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Size and alignment of a complete type.
+    /// Size and alignment of a complete type. Remembered per type: the front end lays a
+    /// type out anew at each question, and sema is done with every type by now.
     pub fn size_align(&self, ty: TypeId) -> (u64, u32) {
-        self.t.types.size_align(ty).unwrap_or((0, 1))
+        let i = ty.0 as usize;
+        if let Some(Some(sa)) = self.size_cache.borrow().get(i) {
+            return *sa;
+        }
+        let sa = self.t.types.size_align(ty).unwrap_or((0, 1));
+        let mut cache = self.size_cache.borrow_mut();
+        if cache.len() <= i {
+            cache.resize(i + 1, None);
+        }
+        cache[i] = Some(sa);
+        sa
     }
 
     pub fn expr_type(&self, e: ExprId) -> TypeId {

@@ -20,7 +20,22 @@ pub struct MemberAt {
 
 impl<'a> Gen<'a> {
     /// The machine type of a scalar C type (None for aggregates, void, functions).
+    /// Remembered per type (asked for at every conversion).
     pub fn ir_type(&self, ty: TypeId) -> Option<Type> {
+        let i = ty.0 as usize;
+        if let Some(Some(t)) = self.ir_type_cache.borrow().get(i) {
+            return *t;
+        }
+        let t = self.ir_type_uncached(ty);
+        let mut cache = self.ir_type_cache.borrow_mut();
+        if cache.len() <= i {
+            cache.resize(i + 1, None);
+        }
+        cache[i] = Some(t);
+        t
+    }
+
+    fn ir_type_uncached(&self, ty: TypeId) -> Option<Type> {
         let ptr_bytes = self.machine.data_model.pointer.size;
         Some(match self.t.types.kind(ty) {
             Kind::Bool => Type::I8,
