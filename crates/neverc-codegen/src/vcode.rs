@@ -96,6 +96,8 @@ impl<I, C> VBlock<I, C> {
 
 /// The whole function in virtual registers, flattened for regalloc2.
 pub struct VCode<I, C> {
+    /// The blocks as lowered; [`VCode::new`] moves their instructions, successors,
+    /// parameters and arguments into the flat lists below, leaving each its `origin`.
     pub blocks: Vec<VBlock<I, C>>,
     /// Flattened instruction list (block order), and per block its range.
     pub insts: Vec<VInst<I, C>>,
@@ -111,10 +113,53 @@ pub struct VCode<I, C> {
     pub wide_float: bool,
 }
 
+/// The vectors of a finished [`VCode`], emptied, for the next function's lowering and
+/// flattening to reuse: their capacity saves growing them anew function after function.
+pub struct Recycled<I, C> {
+    /// Empty blocks (their instruction vectors keep their capacity).
+    blocks: Vec<VBlock<I, C>>,
+    insts: Vec<VInst<I, C>>,
+    ranges: Vec<(usize, usize)>,
+}
+
+impl<I, C> Default for Recycled<I, C> {
+    fn default() -> Self {
+        Recycled {
+            blocks: Vec::new(),
+            insts: Vec::new(),
+            ranges: Vec::new(),
+        }
+    }
+}
+
+impl<I, C> Recycled<I, C> {
+    /// A new empty block, made during the lowering of block `origin`.
+    pub fn block(&mut self, origin: usize) -> VBlock<I, C> {
+        match self.blocks.pop() {
+            Some(mut b) => {
+                b.origin = origin;
+                b
+            }
+            None => VBlock::new(origin),
+        }
+    }
+}
+
 impl<I, C> VCode<I, C> {
-    pub fn new(mut blocks: Vec<VBlock<I, C>>, num_vregs: usize) -> Self {
-        let mut insts = Vec::with_capacity(blocks.iter().map(|b| b.insts.len()).sum());
-        let mut ranges = Vec::with_capacity(blocks.len());
+    pub fn new(blocks: Vec<VBlock<I, C>>, num_vregs: usize) -> Self {
+        Self::new_in(blocks, num_vregs, &mut Recycled::default())
+    }
+
+    /// As [`new`](Self::new), in the flat vectors `spare` has (if any).
+    pub fn new_in(
+        mut blocks: Vec<VBlock<I, C>>,
+        num_vregs: usize,
+        spare: &mut Recycled<I, C>,
+    ) -> Self {
+        let mut insts = std::mem::take(&mut spare.insts);
+        insts.reserve(blocks.iter().map(|b| b.insts.len()).sum());
+        let mut ranges = std::mem::take(&mut spare.ranges);
+        ranges.reserve(blocks.len());
         let mut block_succs = Vec::with_capacity(blocks.len());
         let mut block_params = Vec::with_capacity(blocks.len());
         let mut branch_args = Vec::with_capacity(blocks.len());
@@ -126,11 +171,11 @@ impl<I, C> VCode<I, C> {
             for s in &b.succs {
                 block_preds[s.index()].push(Block::new(bi));
             }
-            block_succs.push(b.succs.clone());
-            block_params.push(b.params.clone());
-            let mut args = b.args.clone();
+            let mut args = std::mem::take(&mut b.args);
             args.resize(b.succs.len(), Vec::new());
             branch_args.push(args);
+            block_succs.push(std::mem::take(&mut b.succs));
+            block_params.push(std::mem::take(&mut b.params));
         }
         VCode {
             blocks,
@@ -142,6 +187,26 @@ impl<I, C> VCode<I, C> {
             branch_args,
             num_vregs,
             wide_float: false,
+        }
+    }
+
+    /// This function's vectors, emptied, for the next one (see [`Recycled`]).
+    pub fn recycle(self) -> Recycled<I, C> {
+        let mut blocks = self.blocks;
+        for b in &mut blocks {
+            b.insts.clear();
+            b.params.clear();
+            b.succs.clear();
+            b.args.clear();
+        }
+        let mut insts = self.insts;
+        insts.clear();
+        let mut ranges = self.ranges;
+        ranges.clear();
+        Recycled {
+            blocks,
+            insts,
+            ranges,
         }
     }
 }

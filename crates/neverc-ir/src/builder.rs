@@ -6,6 +6,9 @@ use crate::*;
 pub struct FunctionBuilder {
     pub func: Function,
     cur: Block,
+    /// Blocks in use: `func.blocks` beyond this are emptied blocks of an earlier function
+    /// (see [`new_in`](Self::new_in)), reused by `new_block` and dropped by `finish`.
+    nblocks: usize,
 }
 
 impl FunctionBuilder {
@@ -30,19 +33,26 @@ impl FunctionBuilder {
         FunctionBuilder {
             func,
             cur: Block(0),
+            nblocks: 1,
         }
     }
 
     /// As [`new`](Self::new), in the vectors of a function that is done with: their
-    /// capacity is reused (one function after another without fresh memory).
+    /// capacity is reused (one function after another without fresh memory), the blocks'
+    /// own vectors included.
     pub fn new_in(mut storage: Function, sym: Sym, plan: CallPlan, variadic: bool) -> Self {
         let f = &mut storage;
         f.sym = sym;
         f.plan = plan;
         f.param_mem.clear();
         f.variadic = variadic;
-        f.blocks.clear();
-        f.blocks.push(BlockData::default());
+        for b in &mut f.blocks {
+            b.params.clear();
+            b.insts.clear();
+        }
+        if f.blocks.is_empty() {
+            f.blocks.push(BlockData::default());
+        }
         f.insts.clear();
         f.values.clear();
         f.slots.clear();
@@ -54,6 +64,7 @@ impl FunctionBuilder {
         FunctionBuilder {
             func: storage,
             cur: Block(0),
+            nblocks: 1,
         }
     }
 
@@ -64,7 +75,8 @@ impl FunctionBuilder {
         self.func.values.reserve(insts);
     }
 
-    pub fn finish(self) -> Function {
+    pub fn finish(mut self) -> Function {
+        self.func.blocks.truncate(self.nblocks);
         self.func
     }
 
@@ -75,8 +87,12 @@ impl FunctionBuilder {
         self.cur = b;
     }
     pub fn new_block(&mut self) -> Block {
-        self.func.blocks.push(BlockData::default());
-        Block(self.func.blocks.len() as u32 - 1)
+        // A spare block is already empty (new_in).
+        if self.nblocks == self.func.blocks.len() {
+            self.func.blocks.push(BlockData::default());
+        }
+        self.nblocks += 1;
+        Block(self.nblocks as u32 - 1)
     }
     pub fn add_param(&mut self, b: Block, ty: Type) -> Value {
         let idx = self.func.blocks[b.index()].params.len() as u32;

@@ -143,6 +143,8 @@ pub struct ModuleCompiler<'o> {
     /// Names of the library helpers lowering asked for, by provisional number - LIBCALL_BASE.
     libcalls: Vec<String>,
     libcall_ids: HashMap<String, u32>,
+    /// The last function's virtual-register code vectors, for the next one to reuse.
+    spare: crate::vcode::Recycled,
 }
 
 impl<'o> ModuleCompiler<'o> {
@@ -155,6 +157,7 @@ impl<'o> ModuleCompiler<'o> {
             ids: Vec::new(),
             libcalls: Vec::new(),
             libcall_ids: HashMap::new(),
+            spare: Default::default(),
         }
     }
 
@@ -186,7 +189,8 @@ impl<'o> ModuleCompiler<'o> {
             libcalls.push(k);
             SymId(LIBCALL_BASE + k)
         };
-        let low = lower_function(m, f, opts, &self.ids, &mut libcall)?;
+        let spare = std::mem::take(&mut self.spare);
+        let low = lower_function(m, f, opts, &self.ids, &mut libcall, spare)?;
         if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
             return Err(internal(format!(
                 "an instruction of {} has more than 63 register operands",
@@ -218,7 +222,7 @@ impl<'o> ModuleCompiler<'o> {
         }
         let mut emitted = emit_function(&low, &out);
         drop(out);
-        drop(low);
+        self.spare = low.vcode.recycle();
         emitted.insts.push(Inst::Align(16));
         let sd = m.sym(f.sym);
         let asm = asm::assemble(&emitted.insts)

@@ -118,7 +118,10 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
             .iter()
             .all(|vi| vi.insts.iter().all(|t| only_as_base(t, Gpr::RBP)));
 
-    let mut insts: Vec<Inst> = Vec::new();
+    // Room for the usual case (about two templates per instruction, the allocator's moves,
+    // a label and a branch per block), not to regrow the list instruction by instruction.
+    let mut insts: Vec<Inst> =
+        Vec::with_capacity(2 * vc.insts.len() + out.edits.len() + 2 * vc.blocks.len() + 32);
     let mut cfi: Vec<(usize, Label, CfaOp)> = Vec::new();
     fn add_cfi(insts: &mut Vec<Inst>, cfi: &mut Vec<(usize, Label, CfaOp)>, c: CfaOp, l: Label) {
         insts.push(Inst::Label(l));

@@ -250,6 +250,8 @@ struct Lower<'a> {
     /// Alignment rsp needs at calls (over-aligned stack arguments), 0 if 16 is enough.
     realign: u32,
     blocks: Vec<VBlock>,
+    /// The last function's vectors, reused.
+    spare: Recycled,
     cur: usize,
     ir2v: Vec<usize>,
     uses: Vec<u32>,
@@ -303,6 +305,7 @@ pub fn lower_function(
     opts: &Options,
     syms: &[SymId],
     libcall: &mut dyn FnMut(&str) -> SymId,
+    spare: Recycled,
 ) -> Result<Lowered, BackendError> {
     let name = m.sym(f.sym).name.as_str();
     let nvals = f.values.len();
@@ -321,6 +324,7 @@ pub fn lower_function(
         slot_off: Vec::new(),
         realign: 0,
         blocks: Vec::new(),
+        spare,
         cur: 0,
         ir2v: vec![usize::MAX; f.blocks.len()],
         uses: vec![0; nvals],
@@ -379,7 +383,7 @@ pub fn lower_function(
         asm_saved: l.asm_saved.clone(),
     };
     let next_label = l.next_label;
-    let mut vcode = VCode::new(l.blocks, l.nvregs);
+    let mut vcode = VCode::new_in(l.blocks, l.nvregs, &mut l.spare);
     vcode.wide_float = f.values.iter().any(|v| v.ty == Type::V128);
     Ok(Lowered {
         vcode,
@@ -435,7 +439,8 @@ impl<'a> Lower<'a> {
     fn new_block(&mut self) -> usize {
         let i = self.blocks.len();
         let origin = if self.blocks.is_empty() { 0 } else { self.cur };
-        self.blocks.push(VBlock::new(origin));
+        let b = self.spare.block(origin);
+        self.blocks.push(b);
         i
     }
 
@@ -3578,8 +3583,9 @@ impl<'a> Lower<'a> {
 
     /// Ends the current block with a jump to vblock `t` (IR block `target`) passing `args`.
     fn jump_to(&mut self, t: usize, target: ir::Block, args: &[Value]) -> Result<(), BackendError> {
-        let params = self.f.blocks[target.index()].params.clone();
-        let mut vargs = Vec::new();
+        let f = self.f;
+        let params = &f.blocks[target.index()].params;
+        let mut vargs = Vec::with_capacity(args.len());
         let mut f80: Vec<(Mem, Mem)> = Vec::new();
         for (&a, &p) in args.iter().zip(params.iter()) {
             if self.ty(a) == Type::F80 {

@@ -51,6 +51,7 @@ pub type Term = neverc_codegen::vcode::Term<CondSpec>;
 pub type VInst = neverc_codegen::vcode::VInst<Inst, CondSpec>;
 pub type VBlock = neverc_codegen::vcode::VBlock<Inst, CondSpec>;
 pub type VCode = neverc_codegen::vcode::VCode<Inst, CondSpec>;
+pub type Recycled = neverc_codegen::vcode::Recycled<Inst, CondSpec>;
 pub use neverc_codegen::vcode::Operands;
 pub type Templates = neverc_codegen::vcode::Templates<Inst>;
 

@@ -120,12 +120,13 @@ impl Parts {
 }
 
 /// The opcode bytes, with the register added to the last one for the +r forms.
-fn opcode_bytes(p: &Parts) -> Vec<u8> {
-    let mut v = p.op().to_vec();
+/// The opcode bytes (the register added to the last one in the `+r` forms), and how many.
+fn opcode_bytes(p: &Parts) -> ([u8; 3], usize) {
+    let mut v = p.opcode;
     if let RmArg::OpReg(r) = p.rm {
-        *v.last_mut().unwrap() += r & 7;
+        v[p.op_len - 1] += r & 7;
     }
-    v
+    (v, p.op_len)
 }
 
 /// Whether gas relaxes a GOTPCREL reference in this instruction (mov load, test, the
@@ -218,8 +219,8 @@ fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
     if has_rex {
         sink.put(&[0x40 | rex]);
     }
-    let op = opcode_bytes(&p);
-    sink.put(&op);
+    let (op, n) = opcode_bytes(&p);
+    sink.put(&op[..n]);
     let imm_len = p.imm.len();
     match p.rm {
         RmArg::Reg(r) => sink.put(&[0xC0 | ((p.reg & 7) << 3) | (r & 7)]),
