@@ -20,6 +20,8 @@ pub struct Parser<'a> {
     scopes: Vec<FxHashMap<Symbol, bool>>,
     /// Token index of the last error, so one bad token yields one message.
     last_err: usize,
+    /// Headers a "did you forget to '#include'" note has named.
+    suggested_headers: Vec<&'static str>,
     pub(super) depth: u32,
     /// Inside a function body (nested definitions are refused).
     pub(super) in_function: bool,
@@ -236,6 +238,7 @@ impl<'a> Parser<'a> {
             pos: 0,
             scopes: vec![FxHashMap::default()],
             last_err: usize::MAX,
+            suggested_headers: Vec::new(),
             depth: 0,
             in_function: false,
             c2x,
@@ -318,6 +321,54 @@ impl<'a> Parser<'a> {
     }
 
     // ----- diagnostics -----
+
+    /// gcc's "unknown type name 'X'", with its note naming the standard header that
+    /// defines X when it is one of the usual ones.
+    pub(super) fn unknown_type_name(&mut self, t: Tok) {
+        let name = self.spelling(&t);
+        let reported = self.last_err != self.pos;
+        self.error_at(t, format!("unknown type name '{name}'"));
+        let header = match name.as_str() {
+            "size_t" | "ptrdiff_t" | "wchar_t" => "stddef.h",
+            "int8_t" | "int16_t" | "int32_t" | "int64_t" | "uint8_t" | "uint16_t" | "uint32_t"
+            | "uint64_t" | "intptr_t" | "uintptr_t" => "stdint.h",
+            "FILE" | "fpos_t" => "stdio.h",
+            "va_list" => "stdarg.h",
+            "time_t" | "clock_t" => "time.h",
+            "bool" => "stdbool.h",
+            _ => return,
+        };
+        if !reported {
+            return;
+        }
+        // gcc places the note where the #include would go, after the main file's last
+        // #include before the error (the start of the file if none); a header suggested
+        // already gets its note at the error.
+        let loc = if self.suggested_headers.contains(&header) {
+            t.loc
+        } else {
+            self.suggested_headers.push(header);
+            let main = self.pp.main_file();
+            let before = |&&o: &&u32| t.loc.file != main || o < t.loc.offset;
+            let offset = match self.pp.main_includes.iter().rfind(before) {
+                Some(&o) => {
+                    let text = &self.pp.sm.file(main).text;
+                    let from = (o as usize).min(text.len());
+                    text[from..]
+                        .iter()
+                        .position(|&b| b == b'\n')
+                        .map_or(text.len(), |i| from + i + 1) as u32
+                }
+                None => 0,
+            };
+            Loc { file: main, offset }
+        };
+        self.pp.report(crate::diag::Diagnostic::new(
+            crate::diag::Level::Note,
+            Some(loc),
+            format!("'{name}' is defined in header '<{header}>'; did you forget to '#include <{header}>'?"),
+        ));
+    }
 
     pub(super) fn error_at(&mut self, t: Tok, msg: impl Into<String>) {
         self.error_at_len(t.loc, t.len, t.expansion, msg);
@@ -681,8 +732,7 @@ impl<'a> Parser<'a> {
             && !(self.peek(1).kind == T::P(P::Star) && no_specs)
         {
             let t = self.bump();
-            let name = self.spelling(&t);
-            self.error_at(t, format!("unknown type name '{name}'"));
+            self.unknown_type_name(t);
             let s = &mut self.ast.specs[specs.0 as usize];
             s.ty = TypeSpec::Typedef(t.sym);
             s.ty_loc = t.loc;
@@ -1655,8 +1705,7 @@ impl<'a> Parser<'a> {
                 if !self.starts_decl(self.tok()) {
                     if self.kind() == T::Ident {
                         let t = *self.tok();
-                        let n = self.spelling(&t);
-                        self.error_at(t, format!("unknown type name '{n}'"));
+                        self.unknown_type_name(t);
                         // Take it as a type and go on.
                         self.declare(t.sym, true);
                     } else {

@@ -84,6 +84,9 @@ impl Preprocessor {
     }
 
     pub(super) fn do_include(&mut self, dname: Token, next: bool) {
+        if dname.loc.file == self.main_file {
+            self.main_includes.push(dname.loc.offset);
+        }
         let frame = self.frames.last_mut().unwrap();
         frame.lexer.angle_header = true;
         let toks = self.read_line_raw();

@@ -211,6 +211,9 @@ pub struct Preprocessor {
     in_if: bool,
     /// The main file's id.
     main_file: FileId,
+    /// Where the main file's `#include` directives are (offsets of their names), for
+    /// gcc's "did you forget to '#include <stddef.h>'?" notes, placed after the last.
+    pub main_includes: Vec<u32>,
     /// Where the last directive line read ended (gcc points there for a missing name).
     last_eod: Loc,
     /// Set by `#if` evaluation when the line is `!defined X`: a possible include guard.
@@ -262,6 +265,7 @@ impl Preprocessor {
             fatal: false,
             in_if: false,
             main_file: FileId(0),
+            main_includes: Vec::new(),
             date_time: None,
             if_not_defined_guard: None,
             last_eod: Loc::default(),
