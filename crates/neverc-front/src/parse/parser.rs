@@ -442,6 +442,12 @@ impl<'a> Parser<'a> {
     /// A missing closing token or `;`: gcc points just after the previous token when it
     /// is on the same line as the next one.
     pub(super) fn expected_after(&mut self, what: &str) {
+        self.expected_after_prev(what, false)
+    }
+
+    /// `expected_after`, or (`any_line`) just after the previous token wherever the next
+    /// one is, as gcc reports a `;` missing before the next declaration.
+    fn expected_after_prev(&mut self, what: &str, any_line: bool) {
         let t = *self.tok();
         if self.pos == 0 || t.kind == T::Eof {
             return self.expected(what);
@@ -455,7 +461,7 @@ impl<'a> Parser<'a> {
             let text = &self.pp.sm.file(t.loc.file).text;
             end <= t.loc.offset && !text[end as usize..t.loc.offset as usize].contains(&b'\n')
         };
-        if !same_line {
+        if !same_line && !any_line {
             return self.expected(what);
         }
         let loc = Loc {
@@ -757,8 +763,11 @@ impl<'a> Parser<'a> {
         let mut list = Vec::new();
         loop {
             let mut decl = self.declarator(DeclMode::Named);
+            let after_declarator = self.pos;
             let asm_label = self.asm_label();
             self.attributes(&mut decl.attrs);
+            // Nothing (no asm label, no attributes) after the declarator.
+            let bare = self.pos == after_declarator;
             let is_fn = matches!(decl.derived.first(), Some(Derived::Function { .. }));
             if list.is_empty() && is_fn && self.begins_body(&decl) {
                 if let Some(name) = decl.name {
@@ -802,10 +811,19 @@ impl<'a> Parser<'a> {
             if self.eat(P::Semi) {
                 break;
             }
+            // gcc's wording depends on what came last: right after a declarator also `=`,
+            // `asm` or an attribute could follow, unless the next token starts a
+            // declaration (then a `;` is missing); after an initialiser, an asm label or
+            // attributes only `,` or `;`.
+            let had_init = list.last().is_some_and(|d| d.init.is_some());
             if self.is(P::RBrace) || self.kind() == T::Eof {
                 self.expected_after("';'");
-            } else {
+            } else if had_init || !bare {
                 self.expected("',' or ';'");
+            } else if self.starts_decl(self.tok()) {
+                self.expected_after_prev("';'", true);
+            } else {
+                self.expected("'=', ',', ';', 'asm' or '__attribute__'");
             }
             self.skip_to_semi();
             break;
