@@ -921,6 +921,15 @@ impl<'a> Parser<'a> {
     // ----- declaration specifiers -----
 
     /// Declaration specifiers; `storage` allows storage classes (not in type names).
+    /// Is `ts` a struct, union or enum specifier with its body (a definition)?
+    fn tag_defined(&self, ts: &TypeSpec) -> bool {
+        match ts {
+            TypeSpec::Record(r) => self.ast.record(*r).fields.is_some(),
+            TypeSpec::Enum(e) => self.ast.enum_def(*e).enumerators.is_some(),
+            _ => false,
+        }
+    }
+
     pub(super) fn decl_specs(&mut self, storage: bool) -> SpecsId {
         let loc = self.loc();
         let mut s = DeclSpecs {
@@ -1047,6 +1056,20 @@ impl<'a> Parser<'a> {
                     && (other.is_some() || b.any()) =>
                 {
                     break
+                }
+                // After a struct, union or enum definition a type keyword starts nothing
+                // gcc accepts: its error, and the declaration ends at its `;`.
+                _ if is_type_kw(k)
+                    && k != Kw::Atomic
+                    && other.as_ref().is_some_and(|o| self.tag_defined(o)) =>
+                {
+                    self.expected("';', identifier or '('");
+                    self.skip_to_semi();
+                    if self.pos > 0 && self.ast.tokens[self.pos - 1].kind == T::P(P::Semi) {
+                        // The `;` is left to end the declaration.
+                        self.pos -= 1;
+                    }
+                    break;
                 }
                 _ if is_type_kw(k) => {
                     let ts = match k {
