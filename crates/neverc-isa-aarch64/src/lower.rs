@@ -2,7 +2,8 @@
 //! ([`neverc_codegen::vcode::VCode`] over `asm::Inst`).
 //!
 //! Values: integers and pointers live in general registers, `f32`/`f64` in vector
-//! registers. An integer narrower than 32 bits is computed in a `w` register whose upper
+//! registers, `_Float16` in the low 16 bits of one (an `h` register; stored, passed,
+//! converted, arithmetic refused as on x86-64). An integer narrower than 32 bits is computed in a `w` register whose upper
 //! bits are garbage (the IR extends explicitly), so only operations whose result depends on
 //! them (division, right shifts, compares, conversions, tests of a condition) extend first.
 //!
@@ -223,8 +224,10 @@ fn sz(ty: Type) -> Size {
     }
 }
 
+/// The precision of a float type's instructions; `_Float16` values (the low 16 bits of an
+/// `h` register) are moved, selected and transferred as `s` registers.
 fn fsz(ty: Type) -> FSize {
-    if ty == Type::F32 {
+    if matches!(ty, Type::F32 | Type::F16) {
         FSize::S
     } else {
         FSize::D
@@ -524,7 +527,7 @@ impl<'a> Lower<'a> {
     }
 
     fn class_of(ty: Type) -> RegClass {
-        if matches!(ty, Type::F32 | Type::F64 | Type::F128 | Type::V128) {
+        if in_v(ty) {
             RegClass::Float
         } else {
             RegClass::Int
@@ -566,7 +569,6 @@ impl<'a> Lower<'a> {
         match ty {
             Type::I128 => Err(self.err("__int128")),
             Type::F80 => Err(self.err("an x87 long double")),
-            Type::F16 => Err(self.err("_Float16")),
             _ => Ok(()),
         }
     }
@@ -587,7 +589,7 @@ impl<'a> Lower<'a> {
         matches!(
             self.def_of(v),
             Some(Op::Iconst { .. } | Op::SymAddr { .. } | Op::SlotAddr(_) | Op::Fconst { .. })
-        ) && !matches!(self.ty(v), Type::I128 | Type::F80 | Type::F16)
+        ) && !matches!(self.ty(v), Type::I128 | Type::F80)
     }
 
     fn const_of(&self, v: Value) -> Option<i64> {
@@ -639,6 +641,23 @@ impl<'a> Lower<'a> {
                     to_gpr: false,
                     g: g2,
                     v: d,
+                });
+            }
+            Op::Fconst {
+                ty: Type::F16,
+                bits,
+            } => {
+                // The 16 bits through a general register (no `fmov h` without FP16).
+                let d = b.def_v(r);
+                let t = self.gtemp();
+                let tg = b.early_g(t);
+                for i in mov_const(tg, Size::W, bits as u64 & 0xffff) {
+                    b.i(i);
+                }
+                b.i(Inst::FMovFromGpr {
+                    size: FSize::S,
+                    rd: d,
+                    rn: tg,
                 });
             }
             Op::Fconst { ty, bits } => {
@@ -1625,6 +1644,8 @@ impl<'a> Lower<'a> {
         let from = self.ty(arg);
         let dst = self.vreg(r)?;
         let name = match (op, from, to) {
+            (ConvOp::FExt, Type::F16, _) => "__extendhftf2",
+            (ConvOp::FTrunc, _, Type::F16) => "__trunctfhf2",
             (ConvOp::FExt, Type::F32, _) => "__extendsftf2",
             (ConvOp::FExt, Type::F64, _) => "__extenddftf2",
             (ConvOp::FTrunc, _, Type::F32) => "__trunctfsf2",
@@ -1651,6 +1672,9 @@ impl<'a> Lower<'a> {
 
     fn lower_unary(&mut self, op: UnaryOp, arg: Value, r: Value) -> Result<(), BackendError> {
         let ty = self.ty(r);
+        if ty == Type::F16 {
+            return Err(self.err("_Float16 arithmetic"));
+        }
         let dst = self.vreg(r)?;
         let a = self.reg(arg)?;
         let mut b = B::default();
@@ -1766,6 +1790,9 @@ impl<'a> Lower<'a> {
         r: Value,
     ) -> Result<(), BackendError> {
         let ty = self.ty(r);
+        if ty == Type::F16 {
+            return Err(self.err("_Float16 arithmetic"));
+        }
         let dst = self.vreg(r)?;
         let size = sz(ty);
         let mut b = B::default();
@@ -2348,6 +2375,7 @@ impl<'a> Lower<'a> {
                 }
                 Ok(int_cond(cc))
             }
+            Op::Fcmp { a, .. } if self.ty(a) == Type::F16 => Err(self.err("_Float16 arithmetic")),
             Op::Fcmp { cc, a, b: bv } if self.ty(a) == Type::F128 => {
                 self.f128_compare(b, cc, a, bv)
             }
@@ -2566,6 +2594,9 @@ impl<'a> Lower<'a> {
         if (from == Type::F128 || to == Type::F128) && op != ConvOp::Bitcast {
             return self.f128_conv(op, arg, to, r);
         }
+        if (from == Type::F16 || to == Type::F16) && op != ConvOp::Bitcast {
+            return self.f16_conv(op, arg, to, r);
+        }
         let dst = self.vreg(r)?;
         let mut b = B::default();
         if matches!(op, ConvOp::Sext | ConvOp::Zext) {
@@ -2686,6 +2717,94 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
+        }
+        self.emit(b);
+        Ok(())
+    }
+
+    /// Conversions to and from `_Float16` as gcc does them without the FP16 extension:
+    /// `fcvt` between `h` and `s`/`d`; an integer goes through `d` (exact for 32 bits; a
+    /// 64-bit value beyond 2^53 is beyond the largest `_Float16` either way, so one
+    /// rounding), and to an integer through `s` (every `_Float16` is exact there).
+    fn f16_conv(&mut self, op: ConvOp, arg: Value, to: Type, r: Value) -> Result<(), BackendError> {
+        let from = self.ty(arg);
+        let dst = self.vreg(r)?;
+        let mut b = B::default();
+        match op {
+            ConvOp::FExt | ConvOp::FTrunc => {
+                let x = self.reg(arg)?;
+                let xr = b.use_v(x);
+                let d = b.def_v(dst);
+                b.i(if from == to {
+                    Inst::FMov {
+                        size: FSize::S,
+                        rd: d,
+                        rn: xr,
+                    }
+                } else if to == Type::F16 {
+                    Inst::FCvtHalf {
+                        to_half: true,
+                        other: fsz(from),
+                        rd: d,
+                        rn: xr,
+                    }
+                } else {
+                    Inst::FCvtHalf {
+                        to_half: false,
+                        other: fsz(to),
+                        rd: d,
+                        rn: xr,
+                    }
+                });
+            }
+            ConvOp::SToF | ConvOp::UToF => {
+                let signed = op == ConvOp::SToF;
+                let x = self.extended(arg, signed)?;
+                let t = self.new_vreg(RegClass::Float);
+                let mut a = B::default();
+                let xr = a.use_g(x);
+                let td = a.def_v(t);
+                a.i(Inst::IntToFp {
+                    signed,
+                    isize: sz(from),
+                    fsize: FSize::D,
+                    rd: td,
+                    rn: xr,
+                });
+                self.emit(a);
+                let tu = b.use_v(t);
+                let d = b.def_v(dst);
+                b.i(Inst::FCvtHalf {
+                    to_half: true,
+                    other: FSize::D,
+                    rd: d,
+                    rn: tu,
+                });
+            }
+            ConvOp::FToS | ConvOp::FToU => {
+                let x = self.reg(arg)?;
+                let t = self.new_vreg(RegClass::Float);
+                let mut a = B::default();
+                let xr = a.use_v(x);
+                let td = a.def_v(t);
+                a.i(Inst::FCvtHalf {
+                    to_half: false,
+                    other: FSize::S,
+                    rd: td,
+                    rn: xr,
+                });
+                self.emit(a);
+                let tu = b.use_v(t);
+                let d = b.def_g(dst);
+                b.i(Inst::FpToInt {
+                    signed: op == ConvOp::FToS,
+                    isize: sz(to),
+                    fsize: FSize::S,
+                    rd: d,
+                    rn: tu,
+                });
+            }
+            _ => return Err(self.err(&format!("a {op:?} conversion of _Float16"))),
         }
         self.emit(b);
         Ok(())
@@ -3746,6 +3865,7 @@ fn store_op(ty: Type) -> MemOp {
         Type::I8 => MemOp::Strb,
         Type::I16 => MemOp::Strh,
         Type::I32 => MemOp::StrW,
+        Type::F16 => MemOp::StrH,
         Type::F32 => MemOp::StrS,
         Type::F64 => MemOp::StrD,
         Type::F128 | Type::V128 => MemOp::StrQ,
@@ -3755,6 +3875,7 @@ fn store_op(ty: Type) -> MemOp {
 
 fn load_into(b: &mut B, ty: Type, addr: Addr, v: VReg) {
     let (op, rt) = match ty {
+        Type::F16 => (MemOp::LdrH, Reg::V(b.def_v(v))),
         Type::F32 => (MemOp::LdrS, Reg::V(b.def_v(v))),
         Type::F64 => (MemOp::LdrD, Reg::V(b.def_v(v))),
         Type::F128 | Type::V128 => (MemOp::LdrQ, Reg::V(b.def_v(v))),
@@ -3769,7 +3890,10 @@ fn load_into(b: &mut B, ty: Type, addr: Addr, v: VReg) {
 /// Whether values of the type live in vector registers (floats, binary128, 16-byte
 /// vectors).
 fn in_v(ty: Type) -> bool {
-    matches!(ty, Type::F32 | Type::F64 | Type::F128 | Type::V128)
+    matches!(
+        ty,
+        Type::F16 | Type::F32 | Type::F64 | Type::F128 | Type::V128
+    )
 }
 
 /// The reachable IR blocks in reverse postorder from the entry.

@@ -824,6 +824,17 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
             };
             plain(0x1e22_4000 | ftype(from) | opc << 15 | fpr(i, rn)? << 5 | fpr(i, rd)?)
         }
+        Inst::FCvtHalf {
+            to_half,
+            other,
+            rd,
+            rn,
+        } => {
+            // ftype (source) and opc (destination): h is 3, s 0, d 1.
+            let o = ftype(other) >> 22;
+            let (src, dst) = if to_half { (o, 3) } else { (3, o) };
+            plain(0x1e22_4000 | src << 22 | dst << 15 | fpr(i, rn)? << 5 | fpr(i, rd)?)
+        }
         Inst::IntToFp {
             signed,
             isize,

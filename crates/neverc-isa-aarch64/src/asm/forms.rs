@@ -60,7 +60,7 @@ fn targets() -> [Target; 4] {
 }
 
 /// The number of `Inst` variants (keep in step with `representatives`).
-pub const VARIANTS: usize = 50;
+pub const VARIANTS: usize = 51;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -293,6 +293,12 @@ pub fn representatives() -> Vec<Inst> {
         },
         FCvt {
             to: FSize::D,
+            rd: f,
+            rn: f,
+        },
+        FCvtHalf {
+            to_half: true,
+            other: FSize::S,
             rd: f,
             rn: f,
         },
@@ -986,6 +992,20 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
             for to in FSize::ALL {
                 for (rd, rn) in [(Fpr(0), Fpr(1)), (Fpr(31), Fpr(31))] {
                     out.push(FCvt { to, rd, rn });
+                }
+            }
+        }
+        FCvtHalf { .. } => {
+            for to_half in [false, true] {
+                for other in FSize::ALL {
+                    for (rd, rn) in [(Fpr(0), Fpr(1)), (Fpr(31), Fpr(31))] {
+                        out.push(FCvtHalf {
+                            to_half,
+                            other,
+                            rd,
+                            rn,
+                        });
+                    }
                 }
             }
         }

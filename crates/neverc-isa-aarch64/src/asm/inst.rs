@@ -938,6 +938,14 @@ pub enum Inst {
         rd: Fpr,
         rn: Fpr,
     },
+    /// `fcvt hd, sn|dn` (to_half) or `fcvt sd|dd, hn`: `_Float16` to and from the other
+    /// precisions (base Armv8 floating point, no FP16 extension needed).
+    FCvtHalf {
+        to_half: bool,
+        other: FSize,
+        rd: Fpr,
+        rn: Fpr,
+    },
     /// `scvtf`/`ucvtf`.
     IntToFp {
         signed: bool,
@@ -1164,7 +1172,10 @@ impl Inst {
                 *rt = g(*rt);
                 *rn = g(*rn);
             }
-            FMov { rd, rn, .. } | FUn { rd, rn, .. } | FCvt { rd, rn, .. } => {
+            FMov { rd, rn, .. }
+            | FUn { rd, rn, .. }
+            | FCvt { rd, rn, .. }
+            | FCvtHalf { rd, rn, .. } => {
                 *rd = v(*rd);
                 *rn = v(*rn);
             }

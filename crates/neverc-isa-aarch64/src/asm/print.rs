@@ -673,6 +673,18 @@ pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> S
             let from = if to == FSize::S { FSize::D } else { FSize::S };
             format!("fcvt {}, {}", fr(to, rd), fr(from, rn))
         }
+        Inst::FCvtHalf {
+            to_half,
+            other,
+            rd,
+            rn,
+        } => {
+            if to_half {
+                format!("fcvt h{}, {}", rd.0, fr(other, rn))
+            } else {
+                format!("fcvt {}, h{}", fr(other, rd), rn.0)
+            }
+        }
         Inst::IntToFp {
             signed,
             isize,
