@@ -3,7 +3,15 @@
 //! output compared exactly with the `.expected` file beside it; the program
 //! must also exit with status 0.
 //!
-//! * A first-line comment `// link: -lm ...` adds flags to the command line.
+//! * The program's leading `//` comment lines may hold directives: `// link: -lm ...`
+//!   adds flags to the command line; `// target: x86_64` (or `aarch64`, or both) runs the
+//!   program only for the targets named (x86 inline asm, x87 specifics: not a known
+//!   failure elsewhere, just not that target's test).
+//! * The expected output is `NAME.expected`; where the C result is implementation-defined
+//!   and the target's differs (plain `char` is unsigned on AArch64, `long double` is
+//!   binary128 there), `NAME.aarch64.expected` holds the aarch64 corpus's expectation
+//!   (written by `tests/exec/gen/expect.py --target=aarch64` from aarch64-linux-gnu-gcc's
+//!   output, which must differ from `NAME.expected`).
 //! * `NEVERC_EXEC_FILTER=substring` runs only the files whose path (relative
 //!   to `tests/exec`) contains the substring.
 //! * `NEVERC_EXEC_CC=gcc` compiles with another compiler instead of neverc
@@ -64,13 +72,29 @@ fn find_c_files(root: &Path, dir: &Path, out: &mut Vec<String>) {
     }
 }
 
-/// Flags from a first-line `// link: ...` comment.
-fn link_flags(source: &str) -> Vec<String> {
-    let first = source.lines().next().unwrap_or("");
-    match first.trim().strip_prefix("// link:") {
-        Some(rest) => rest.split_whitespace().map(str::to_owned).collect(),
-        None => Vec::new(),
+/// The words of a `// key: ...` directive among the program's leading `//` comment lines.
+fn directive(source: &str, key: &str) -> Option<Vec<String>> {
+    for line in source.lines() {
+        let Some(comment) = line.trim().strip_prefix("//") else {
+            break;
+        };
+        if let Some(rest) = comment.trim_start().strip_prefix(key) {
+            if let Some(words) = rest.strip_prefix(':') {
+                return Some(words.split_whitespace().map(str::to_owned).collect());
+            }
+        }
     }
+    None
+}
+
+/// Flags from a `// link: ...` directive.
+fn link_flags(source: &str) -> Vec<String> {
+    directive(source, "link").unwrap_or_default()
+}
+
+/// Whether a program runs for `target` (no `// target:` directive: every target).
+fn runs_on(source: &str, target: &str) -> bool {
+    directive(source, "target").is_none_or(|t| t.iter().any(|w| w == target))
 }
 
 /// `(path, opt)` pairs from the known-failures file.
@@ -167,10 +191,12 @@ struct Case {
     opt: &'static str,
 }
 
-/// How cases are built and run: extra compiler arguments (`--target=...`) and a command
+/// How cases are built and run: the target's name in `// target:` directives and
+/// `NAME.TARGET.expected` files, extra compiler arguments (`--target=...`) and a command
 /// prefix for running the program (an emulator).
-#[derive(Clone, Default)]
+#[derive(Clone)]
 struct Setup {
+    target: &'static str,
     cc_args: Vec<String>,
     runner: Vec<String>,
 }
@@ -186,7 +212,12 @@ fn run_case(
 ) -> Result<(), String> {
     let src = root.join(&case.rel);
     let source = fs::read_to_string(&src).map_err(|e| format!("cannot read source: {e}"))?;
-    let expected_path = src.with_extension("expected");
+    let own = src.with_extension(format!("{}.expected", setup.target));
+    let expected_path = if own.exists() {
+        own
+    } else {
+        src.with_extension("expected")
+    };
     let expected = fs::read_to_string(&expected_path)
         .map_err(|e| format!("cannot read {}: {e}", expected_path.display()))?;
     let exe = tmp.join(format!("t{index}{}", case.opt));
@@ -269,7 +300,12 @@ fn run_case(
 
 #[test]
 fn execution_corpus() {
-    run_corpus(&Setup::default(), "known-failures.txt", "exec");
+    let setup = Setup {
+        target: "x86_64",
+        cc_args: Vec::new(),
+        runner: Vec::new(),
+    };
+    run_corpus(&setup, "known-failures.txt", "exec");
 }
 
 fn have(tool: &str) -> bool {
@@ -289,6 +325,7 @@ fn execution_corpus_aarch64() {
         return;
     }
     let setup = Setup {
+        target: "aarch64",
         cc_args: vec!["--target=aarch64-linux-gnu".into()],
         runner: vec![
             "qemu-aarch64".into(),
@@ -304,6 +341,7 @@ fn run_corpus(setup: &Setup, known_name: &str, tag: &str) {
     // takes no --target.
     let other_cc = std::env::var_os("NEVERC_EXEC_CC").is_some_and(|c| !c.is_empty());
     let setup = &Setup {
+        target: setup.target,
         cc_args: if other_cc {
             Vec::new()
         } else {
@@ -329,18 +367,46 @@ fn run_corpus(setup: &Setup, known_name: &str, tag: &str) {
     let mut files = Vec::new();
     find_c_files(&root, &root, &mut files);
     let all_files: BTreeSet<String> = files.iter().cloned().collect();
+    let mut report = String::new();
+    // This target's programs; a per-target expectation must differ from the common one.
+    let mut other_target = BTreeSet::new();
+    files.retain(|rel| {
+        let source = fs::read_to_string(root.join(rel)).unwrap_or_default();
+        if !runs_on(&source, setup.target) {
+            other_target.insert(rel.clone());
+            return false;
+        }
+        let own = root
+            .join(rel)
+            .with_extension(format!("{}.expected", setup.target));
+        if let Ok(text) = fs::read(&own) {
+            if fs::read(root.join(rel).with_extension("expected")).is_ok_and(|c| c == text) {
+                let _ = writeln!(
+                    report,
+                    "{} is the same as the common .expected: remove it",
+                    own.display()
+                );
+            }
+        }
+        true
+    });
     if let Some(f) = &filter {
         files.retain(|p| p.contains(f.as_str()));
     }
 
     let known_text = fs::read_to_string(root.join(known_name)).unwrap_or_default();
     let known = parse_known_failures(&known_text).unwrap_or_else(|e| panic!("{e}"));
-    let mut report = String::new();
     for (path, opt) in &known {
         if !all_files.contains(path) {
             let _ = writeln!(
                 report,
                 "{known_name} lists {path} {opt}, but there is no such test file"
+            );
+        } else if other_target.contains(path) {
+            let _ = writeln!(
+                report,
+                "{known_name} lists {path} {opt}, but its `// target:` directive excludes {}",
+                setup.target
             );
         }
     }
@@ -452,6 +518,21 @@ mod unit {
     fn link_comment() {
         assert_eq!(link_flags("// link: -lm\nint main(){}"), vec!["-lm"]);
         assert!(link_flags("int main(){}\n// link: -lm").is_empty());
+        assert_eq!(
+            link_flags("// target: x86_64\n// link: -lm -lc\nint main(){}"),
+            vec!["-lm", "-lc"]
+        );
+    }
+
+    #[test]
+    fn target_directive() {
+        let x86 = "// target: x86_64\n/* x87 */\nint main(){}";
+        assert!(runs_on(x86, "x86_64"));
+        assert!(!runs_on(x86, "aarch64"));
+        assert!(runs_on("int main(){}", "aarch64"));
+        assert!(runs_on("// target: aarch64 x86_64\n", "aarch64"));
+        // Only the leading comment lines are directives.
+        assert!(runs_on("int x;\n// target: x86_64\n", "aarch64"));
     }
 
     #[test]

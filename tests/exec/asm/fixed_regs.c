@@ -1,3 +1,4 @@
+// target: x86_64
 /* Constraints naming registers: "a" "b" "c" "d" "S" "D", rdx:rax results, cpuid, rdtsc,
    shifts by %cl, rep movsb, clobbered registers (callee-saved rbx among them). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// target: x86_64
 /* Multi-line templates with local numeric labels (1b, 1f), ';' separators, and
    volatile asm inside C loops at every optimisation level. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// target: x86_64
 /* Memory operands ("m", "=m", "+m"), the "memory" clobber, lock-prefixed atomics
    (cmpxchg, xadd, add), xchg with memory, and volatile asm in loops. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// target: x86_64
 /* Operand modifiers: %k (32-bit), %q (64-bit), %w (16-bit), %b (low byte), %h (high
    byte), %c (bare constant), %% and %=, and registers sized by the operand's type. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+// target: x86_64
 /* Inline asm operands: "+r", "=r" with a matching "0" input, "=&r" early clobber, "i" and
    "n" immediates, "g", named operands, several outputs, asm in a function called often. */
 #include <stdio.h>

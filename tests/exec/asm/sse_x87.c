@@ -1,3 +1,4 @@
+// target: x86_64
 // link: -lm
 /* "x" operands with SSE instructions, and the x87 stack constraints "t" and "u". */
 #include <stdio.h>
