@@ -59,6 +59,16 @@ fn memory_only(letters: &str) -> bool {
             .any(|c| REG_LETTERS.contains(c) || IMM_LETTERS.contains(c) || c.is_ascii_digit())
 }
 
+/// A constraint's letters with the target's own memory letters spelled `m`: on AArch64
+/// `Q` is memory at an address in a single base register (on x86-64 it is a register).
+fn target_letters(letters: &str, arch: neverc_target::Arch) -> String {
+    if arch == neverc_target::Arch::AArch64 {
+        letters.replace('Q', "m")
+    } else {
+        letters.to_string()
+    }
+}
+
 /// Memory is one of the choices (an aggregate or array operand is passed as memory then).
 fn allows_memory(letters: &str) -> bool {
     letters.chars().any(|c| MEM_LETTERS.contains(c))
@@ -105,9 +115,8 @@ impl<'a> Gen<'a> {
             }
             let lv = self.lvalue(op.expr);
             let name = name_of(self, op.name);
-            if memory_only(&c.letters)
-                || (allows_memory(&c.letters) && !self.is_scalar(self.expr_type(op.expr)))
-            {
+            let l = target_letters(&c.letters, self.machine.arch);
+            if memory_only(&l) || (allows_memory(&l) && !self.is_scalar(self.expr_type(op.expr))) {
                 operands.push(AsmOperand {
                     constraint: c.letters,
                     name,
@@ -162,8 +171,9 @@ impl<'a> Gen<'a> {
                         return;
                     }
                 }
-            } else if memory_only(&c.letters)
-                || (allows_memory(&c.letters) && !self.is_scalar(self.expr_type(op.expr)))
+            } else if memory_only(&target_letters(&c.letters, self.machine.arch))
+                || (allows_memory(&target_letters(&c.letters, self.machine.arch))
+                    && !self.is_scalar(self.expr_type(op.expr)))
             {
                 if !self.is_lvalue_expr(op.expr) {
                     self.refuse(loc, "an asm memory input that is not an lvalue");
@@ -221,8 +231,9 @@ impl<'a> Gen<'a> {
         a.outputs.iter().chain(&a.inputs).all(|op| {
             let c = split_constraint(&self.lit_text(op.constraint));
             let ty = self.expr_type(op.expr);
-            memory_only(&c.letters)
-                || (allows_memory(&c.letters) && !self.is_scalar(ty))
+            memory_only(&target_letters(&c.letters, self.machine.arch))
+                || (allows_memory(&target_letters(&c.letters, self.machine.arch))
+                    && !self.is_scalar(ty))
                 || matches!(
                     self.ir_type(ty),
                     Some(

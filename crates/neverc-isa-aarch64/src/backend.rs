@@ -249,6 +249,20 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                     let _ = writeln!(st, "\t{}", cfi_text(emitted.cfi[ci].2));
                     ci += 1;
                 }
+                // Inline asm between `#APP` and `#NO_APP`, as gcc marks it.
+                for &(start, end) in &emitted.app {
+                    if end == i && start != end {
+                        let _ = writeln!(st, "#NO_APP");
+                    }
+                }
+                for &(start, end) in &emitted.app {
+                    if start == i {
+                        let _ = writeln!(st, "#APP");
+                        if start == end {
+                            let _ = writeln!(st, "#NO_APP");
+                        }
+                    }
+                }
                 if *inst == Inst::Label(emitted.end) {
                     let _ = writeln!(st, "\t.cfi_endproc");
                     let _ = writeln!(st, "\t.size {name}, .-{name}");

@@ -44,6 +44,8 @@ pub struct Emitted {
     pub cfi: Vec<(usize, Label, CfaOp)>,
     /// The label after the last instruction (the symbol's size).
     pub end: Label,
+    /// Inline asm statements: ranges of `insts` (the `-S` text marks them `#APP`).
+    pub app: Vec<(usize, usize)>,
 }
 
 /// DWARF number of an allocated register.
@@ -117,6 +119,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     }
 
     let mut insts: Vec<Inst> = Vec::new();
+    let mut app: Vec<(usize, usize)> = Vec::new();
     let mut cfi: Vec<(usize, Label, CfaOp)> = Vec::new();
     let add_cfi = |insts: &mut Vec<Inst>, cfi: &mut Vec<(usize, Label, CfaOp)>, c: CfaOp, l| {
         insts.push(Inst::Label(l));
@@ -318,6 +321,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                 InstOrEdit::Inst(ix) => {
                     let vi = &vc.insts[ix.index()];
                     let allocs = out.inst_allocs(ix);
+                    let app_start = insts.len();
                     let place = |mut t: Inst| {
                         t.map_regs(
                             &mut |g: Gpr| {
@@ -339,6 +343,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                     };
                     for t in &vi.insts {
                         insts.push(place(*t));
+                    }
+                    if vi.inline_asm {
+                        app.push((app_start, insts.len()));
                     }
                     match &vi.term {
                         Term::None | Term::Indirect | Term::Trap => {}
@@ -415,7 +422,12 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     relax_bit_tests(&mut insts, &mut cfi, &mut new_label);
     let end = new_label();
     insts.push(Inst::Label(end));
-    Ok(Emitted { insts, cfi, end })
+    Ok(Emitted {
+        insts,
+        cfi,
+        end,
+        app,
+    })
 }
 
 /// `tbz`/`tbnz` reach 32 KiB either way: in a function larger than that, one whose label

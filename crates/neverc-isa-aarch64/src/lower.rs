@@ -19,8 +19,8 @@
 //! (IR slots), then regalloc2's spill slots and the callee-saved registers (placed by
 //! `emit.rs`), then the outgoing argument area at `sp`.
 //!
-//! Not lowered yet, refused by name: `__int128`, `long double` (binary128), `_Float16`,
-//! 16-byte vectors, `va_start`/`va_arg`, inline asm, labels as values and computed goto,
+//! Not lowered yet, refused by name: `__int128`, `_Float16` arithmetic, 16-byte vector
+//! arithmetic, inline asm the encoder has no form for, labels as values and computed goto,
 //! `__builtin_longjmp`.
 
 use crate::asm::*;
@@ -31,6 +31,8 @@ use neverc_codegen::reloc::SymId;
 use neverc_codegen::vcode::{Term, VBlock, VCode, VInst};
 use neverc_ir as ir;
 use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
+mod inline_asm;
+
 use regalloc2::{
     Operand, OperandConstraint, OperandKind, OperandPos, PReg, PRegSet, RegClass, VReg,
 };
@@ -1546,7 +1548,8 @@ impl<'a> Lower<'a> {
                 b.i(Inst::Dmb(Barrier::Ish));
                 self.emit(b);
             }
-            Op::InlineAsm(a) => self.lower_empty_asm(a)?,
+            Op::InlineAsm(a) if a.template.trim().is_empty() => self.lower_empty_asm(a)?,
+            Op::InlineAsm(a) => self.lower_inline_asm(a)?,
             Op::BlockAddr(_) => return Err(self.err("the address of a label")),
             Op::Jump(bc) => {
                 let t = self.ir2v[bc.block.index()];

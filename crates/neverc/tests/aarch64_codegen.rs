@@ -1,6 +1,6 @@
 //! Exact AArch64 code for small functions at -O1 (`-S`, instructions only: no labels,
 //! directives or CFI): frameless leaves, the frame record around calls, fused compares,
-//! immediates, addressing, binary128 arithmetic through libgcc, empty asm statements,
+//! immediates, addressing, binary128 arithmetic through libgcc, empty and non-empty asm statements,
 //! refusals by name.
 
 use std::process::Command;
@@ -154,10 +154,78 @@ fn unsupported_constructs_are_refused_by_name() {
         e.contains("neverc cannot compile __int128 for aarch64 yet"),
         "{e}"
     );
-    let e = refusal("int f(void) { int r; __asm__(\"mov %w0, #1\" : \"=r\"(r)); return r; }");
+    let e = refusal("void f(void) { __asm__ volatile(\"isb\"); }");
     assert!(
-        e.contains("neverc cannot compile inline asm for aarch64 yet"),
+        e.contains("neverc cannot assemble 'isb' in inline asm yet"),
         "{e}"
+    );
+    let e = refusal("int f(int x) { __asm__(\"nop\" : \"+x\"(x)); return x; }");
+    assert!(
+        e.contains("neverc cannot compile the asm constraint 'x' (letter 'x') for aarch64 yet"),
+        "{e}"
+    );
+    let e = refusal(
+        "int f(int x) { int r; __asm__(\"add %w0, %w1, #%2\" : \"=r\"(r) : \"r\"(x), \"i\"(5000)); return r; }",
+    );
+    // Named in the template's own terms.
+    assert!(
+        e.contains("neverc cannot assemble 'add %w0, %w1, #5000' in inline asm yet"),
+        "{e}"
+    );
+    let e = refusal("void f(void) { __asm__ volatile(\"mov x30, #0\" ::: \"x30\"); }");
+    assert!(
+        e.contains("neverc cannot compile an asm statement that clobbers 'x30' for aarch64 yet"),
+        "{e}"
+    );
+    let e = refusal("void f(void) { __asm__ volatile(\"nop\" ::: \"x99\"); }");
+    assert!(e.contains("unknown register name 'x99' in 'asm'"), "{e}");
+}
+
+#[test]
+fn asm_templates_become_instructions() {
+    // Operands in the allocated registers, `%w`, bare immediates, a tied "+r" copied into
+    // its output first, named operands and local labels.
+    assert_eq!(
+        code(
+            "long f(long a, int b) { long r; __asm__(\"add %0, %1, %w2, sxtw\\n\\tadd %0, %0, %3\" : \"=&r\"(r) : \"r\"(a), \"r\"(b), \"i\"(12)); return r; }",
+            "f"
+        ),
+        // The early-clobbered output may not share a register with the inputs.
+        ["mov x4, x0", "add x0, x4, w1, sxtw", "add x0, x0, #12", "ret"]
+    );
+    assert_eq!(
+        code(
+            "unsigned long f(unsigned long n) { unsigned long acc = 0; __asm__(\"1: add %[a], %[a], %[n]; subs %[n], %[n], #1; b.ne 1b\" : [a] \"+r\"(acc), [n] \"+r\"(n) :: \"cc\"); return acc; }",
+            "f"
+        ),
+        [
+            "mov x6, x0",
+            "movz x3, #0",
+            "mov x0, x3",
+            "mov x5, x6",
+            "add x0, x0, x5",
+            "subs x5, x5, #1",
+            "b.ne .Lf0_1073741826",
+            "ret"
+        ]
+    );
+    // A callee-saved clobber is saved by the function.
+    assert_eq!(
+        code(
+            "void f(void) { __asm__ volatile(\"mov x19, #1\" ::: \"x19\"); }",
+            "f"
+        ),
+        [
+            "stp x29, x30, [sp, #-16]!",
+            "mov x29, sp",
+            "sub sp, sp, #16",
+            "stur x19, [x29, #-16]",
+            "movz x19, #1",
+            "ldur x19, [x29, #-16]",
+            "mov sp, x29",
+            "ldp x29, x30, [sp], #16",
+            "ret"
+        ]
     );
 }
 

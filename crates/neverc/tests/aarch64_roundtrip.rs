@@ -116,3 +116,78 @@ fn s_output_assembles_to_the_same_code() {
     );
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// The AArch64 inline asm programs of the corpus must compile (not be refused, which the
+/// corpus-wide test above skips) at -O0 and -O1, mark each asm statement `#APP`/`#NO_APP`
+/// in the `-S` text, and assemble from that text to the code `-c` gives.
+#[test]
+fn inline_asm_s_output_round_trips() {
+    if !have("aarch64-linux-gnu-as") || !have("llvm-objdump") {
+        eprintln!(
+            "aarch64 asm round trip: aarch64-linux-gnu-as or llvm-objdump not found; skipping"
+        );
+        return;
+    }
+    let cc = env!("CARGO_BIN_EXE_neverc");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/exec/asm");
+    let mut files = Vec::new();
+    c_files(&dir, &mut files);
+    files.retain(|f| {
+        f.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with("aarch64_"))
+    });
+    assert!(files.len() >= 5, "the AArch64 asm programs are missing");
+    let tmp = std::env::temp_dir().join(format!("neverc-a64-asm-rt-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut bad = Vec::new();
+    for f in &files {
+        for opt in ["-O0", "-O1"] {
+            let (s, o, g) = (tmp.join("t.s"), tmp.join("t.o"), tmp.join("g.o"));
+            let run = |args: &[&str], out: &Path| {
+                let r = Command::new(cc)
+                    .args(["--target=aarch64-linux-gnu", "-w", opt])
+                    .args(args)
+                    .arg(f)
+                    .arg("-o")
+                    .arg(out)
+                    .output()
+                    .unwrap();
+                assert!(
+                    r.status.success(),
+                    "{} {opt} {args:?}: {}",
+                    f.display(),
+                    String::from_utf8_lossy(&r.stderr)
+                );
+            };
+            run(&["-S"], &s);
+            run(&["-c"], &o);
+            let text = std::fs::read_to_string(&s).unwrap();
+            let (apps, ends) = (
+                text.lines().filter(|l| *l == "#APP").count(),
+                text.lines().filter(|l| *l == "#NO_APP").count(),
+            );
+            assert!(
+                apps > 0 && apps == ends,
+                "{} {opt}: {apps} #APP, {ends} #NO_APP",
+                f.display()
+            );
+            let st = Command::new("aarch64-linux-gnu-as")
+                .arg(&s)
+                .arg("-o")
+                .arg(&g)
+                .output()
+                .unwrap();
+            assert!(
+                st.status.success(),
+                "{} {opt}: as rejects the -S output: {}",
+                f.display(),
+                String::from_utf8_lossy(&st.stderr)
+            );
+            if disasm(&o) != disasm(&g) {
+                bad.push(format!("{} {opt}: .text differs", f.display()));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

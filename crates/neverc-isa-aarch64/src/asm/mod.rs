@@ -11,6 +11,7 @@
 pub mod encode;
 pub mod forms;
 pub mod inst;
+pub mod parse;
 pub mod print;
 
 pub use encode::{assemble, encode, Assembled, Encoded, LabelKind};
