@@ -210,21 +210,20 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         );
         let align = u64::from(f.align.max(4));
         let offset = obj.append(section, &asm.bytes, align);
-        // Jump tables are data in the code: `$d` at the first of adjacent ones, `$x` after
-        // the last.
+        // Jump tables and literal pools are data in the code: `$d` where a run of them
+        // starts, `$x` after it.
         let mut data: Vec<(u64, u64)> = Vec::new();
-        for (k, w) in emitted.insts.windows(2).enumerate() {
-            if let [Inst::Label(l), Inst::JumpTableEntry { .. }] = w {
-                let n = emitted.insts[k + 1..]
-                    .iter()
-                    .take_while(|i| matches!(i, Inst::JumpTableEntry { .. }))
-                    .count() as u64;
-                let start = offset + asm.labels[l] as u64;
-                match data.last_mut() {
-                    Some(last) if last.1 == start => last.1 = start + 4 * n,
-                    _ => data.push((start, start + 4 * n)),
-                }
+        let mut pc = offset;
+        for i in &emitted.insts {
+            match i {
+                Inst::Label(_) => continue,
+                Inst::JumpTableEntry { .. } | Inst::DataWord(_) => match data.last_mut() {
+                    Some(last) if last.1 == pc => last.1 = pc + 4,
+                    _ => data.push((pc, pc + 4)),
+                },
+                _ => {}
             }
+            pc += 4;
         }
         for (start, end) in data {
             obj.mapping_symbol(section, start, "$d");

@@ -342,7 +342,15 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
                         t
                     };
                     for t in &vi.insts {
-                        insts.push(place(*t));
+                        let t = place(*t);
+                        // `mov xN, xN` (a copy whose two sides got one register) does
+                        // nothing; `mov wN, wN` clears the upper half and stays.
+                        if t == Inst::mov(Size::X, mov_dest(&t), mov_dest(&t))
+                            && mov_dest(&t) != Gpr::SP
+                        {
+                            continue;
+                        }
+                        insts.push(t);
                     }
                     if vi.inline_asm {
                         app.push((app_start, insts.len()));
@@ -419,6 +427,26 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
             });
         }
     }
+    // The literal pool: 8-byte constants first, 8-byte aligned (functions start at least
+    // 16-byte aligned), then 4-byte ones.
+    if !low.pool.is_empty() {
+        let words = insts
+            .iter()
+            .filter(|i| !matches!(i, Inst::Label(_)))
+            .count();
+        if words % 2 == 1 && low.pool.iter().any(|p| p.2 == FSize::D) {
+            insts.push(Inst::DataWord(0));
+        }
+        for size in [FSize::D, FSize::S] {
+            for &(l, bits, _) in low.pool.iter().filter(|p| p.2 == size) {
+                insts.push(Inst::Label(l));
+                insts.push(Inst::DataWord(bits as u32));
+                if size == FSize::D {
+                    insts.push(Inst::DataWord((bits >> 32) as u32));
+                }
+            }
+        }
+    }
     relax_bit_tests(&mut insts, &mut cfi, &mut new_label);
     let end = new_label();
     insts.push(Inst::Label(end));
@@ -428,6 +456,23 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
         end,
         app,
     })
+}
+
+/// The destination of a register-to-register `mov` (`orr rd, zr, rm`), else the zero
+/// register.
+fn mov_dest(i: &Inst) -> Gpr {
+    match *i {
+        Inst::LogicShift {
+            op: LogicOp::Orr,
+            not: false,
+            rd,
+            rn: Gpr::ZR,
+            shift: Shift::Lsl,
+            amount: 0,
+            ..
+        } => rd,
+        _ => Gpr::ZR,
+    }
 }
 
 /// `tbz`/`tbnz` reach 32 KiB either way: in a function larger than that, one whose label

@@ -167,6 +167,8 @@ pub struct Lowered {
     pub vcode: VCode<Inst, BrCond>,
     pub frame: FrameInfo,
     pub next_label: u32,
+    /// The literal pool the emitter places after the code: label, bits, size.
+    pub pool: Vec<(Label, u64, FSize)>,
 }
 
 /// An instruction being built: templates plus operands.
@@ -445,6 +447,10 @@ struct Lower<'a> {
     extra_saved: Vec<PReg>,
     /// Instructions absorbed into their user by `plan_operand_folds` (empty at -O0).
     folded: Vec<bool>,
+    /// Per value: a load to sign-extend to this type (`plan_signed_loads`).
+    signed_load: Vec<Option<Type>>,
+    /// Float constants loaded PC-relative: label, bits, size (see `Lowered::pool`).
+    pool: Vec<(Label, u64, FSize)>,
 }
 
 pub fn lower_function(
@@ -484,6 +490,8 @@ pub fn lower_function(
         va_save: None,
         extra_saved: custom_cc::always_saved(&f.plan),
         folded: Vec::new(),
+        signed_load: vec![None; nvals],
+        pool: Vec::new(),
     };
     l.run()?;
     let mut callee_saved: Vec<PReg> = f
@@ -506,6 +514,7 @@ pub fn lower_function(
         vcode,
         frame,
         next_label: l.next_label,
+        pool: l.pool,
     })
 }
 
@@ -670,6 +679,10 @@ impl<'a> Lower<'a> {
                 } else {
                     f64::from_bits(bits as u64)
                 };
+                let isize = if size == FSize::S { Size::W } else { Size::X };
+                // Moves and an fmov are no bigger than a load and its pool entry.
+                let few_moves = mov_const(Gpr::ZR, isize, bits as u64).len()
+                    < if size == FSize::S { 2 } else { 3 };
                 if let Some(imm8) = crate::asm::encode::fmov_imm8(val) {
                     b.i(Inst::FMovImm { size, rd: d, imm8 });
                 } else if bits == 0 {
@@ -678,10 +691,9 @@ impl<'a> Lower<'a> {
                         rd: d,
                         rn: Gpr::ZR,
                     });
-                } else {
+                } else if few_moves {
                     let t = self.gtemp();
                     let tg = b.early_g(t);
-                    let isize = if size == FSize::S { Size::W } else { Size::X };
                     for i in mov_const(tg, isize, bits as u64) {
                         b.i(i);
                     }
@@ -689,6 +701,31 @@ impl<'a> Lower<'a> {
                         size,
                         rd: d,
                         rn: tg,
+                    });
+                } else {
+                    // From the function's literal pool (one `ldr` instead of three or four
+                    // moves into a general register and an `fmov`).
+                    let bits = if size == FSize::S {
+                        bits as u32 as u64
+                    } else {
+                        bits as u64
+                    };
+                    let l = match self.pool.iter().find(|p| p.1 == bits && p.2 == size) {
+                        Some(p) => p.0,
+                        None => {
+                            let l = self.new_label();
+                            self.pool.push((l, bits, size));
+                            l
+                        }
+                    };
+                    b.i(Inst::Mem {
+                        op: if size == FSize::S {
+                            MemOp::LdrS
+                        } else {
+                            MemOp::LdrD
+                        },
+                        rt: Reg::V(d),
+                        addr: Addr::Literal(Target::Label(l)),
                     });
                 }
             }
@@ -1048,7 +1085,69 @@ impl<'a> Lower<'a> {
             {
                 Some(*arg)
             }
+            // A narrow value's upper bits are garbage anyway: the same register.
+            Some(Op::Conv {
+                op: ConvOp::Trunc,
+                arg,
+                to,
+            }) if to.is_int() && self.ty(*arg).is_int() && self.ty(*arg) != Type::I128 => {
+                Some(*arg)
+            }
+            // A load whose only use sign-extends it is a sign-extending load.
+            Some(Op::Conv {
+                op: ConvOp::Sext,
+                arg,
+                ..
+            }) if self.signed_load[arg.index()].is_some() => Some(*arg),
+            // A load of 8, 16 or 32 bits (`ldrb`, `ldrh`, `ldr w`) zero-extends already.
+            Some(Op::Conv {
+                op: ConvOp::Zext,
+                arg,
+                to,
+            }) if to.is_int() && self.loaded_zero_extended(*arg) => Some(*arg),
             _ => None,
+        }
+    }
+
+    /// Whether `v` is the result of an integer load narrower than 64 bits (its register
+    /// holds the value zero-extended).
+    fn loaded_zero_extended(&self, v: Value) -> bool {
+        matches!(
+            self.def_of(v),
+            Some(Op::Load {
+                ty: Type::I8 | Type::I16 | Type::I32,
+                ..
+            })
+        ) && self.signed_load[v.index()].is_none()
+    }
+
+    /// Loads of 8, 16 or 32 bits whose only use is a sign extension load sign-extended
+    /// (`signed_load`: the extension's type); the extension is then no instruction.
+    fn plan_signed_loads(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                let Op::Conv {
+                    op: ConvOp::Sext,
+                    arg,
+                    to,
+                } = f.inst(i).op
+                else {
+                    continue;
+                };
+                if self.skip[i.index()] || self.uses[arg.index()] != 1 || !to.is_int() {
+                    continue;
+                }
+                if let Some(Op::Load {
+                    ty: Type::I8 | Type::I16 | Type::I32,
+                    ..
+                }) = self.def_of(arg)
+                {
+                    if sz(to) == Size::X || self.ty(arg) != Type::I32 {
+                        self.signed_load[arg.index()] = Some(to);
+                    }
+                }
+            }
         }
     }
 
@@ -1153,6 +1252,7 @@ impl<'a> Lower<'a> {
             }
         }
         self.remove_dead();
+        self.plan_signed_loads();
         if self.opts.opt_level > 0 {
             self.fold_address_adds();
         }
@@ -1191,6 +1291,7 @@ impl<'a> Lower<'a> {
         if self.opts.opt_level > 0 {
             self.folded = vec![false; f.insts.len()];
             self.plan_register_offsets();
+            self.plan_bitfield_extracts();
             self.plan_operand_folds();
         }
         // Reachability and predecessor edge counts.
@@ -1380,6 +1481,9 @@ impl<'a> Lower<'a> {
                 if ty.bytes() == 16 {
                     return Err(self.err("a select of 16-byte values"));
                 }
+                if !in_v(ty) && self.lower_select_with_constants(*cond, *a, *bv, r)? {
+                    return Ok(());
+                }
                 let (ra, rb) = (self.reg(*a)?, self.reg(*bv)?);
                 let mut b = B::default();
                 let c = self.cond_flags(&mut b, *cond)?;
@@ -1413,7 +1517,22 @@ impl<'a> Lower<'a> {
                 let r = self.vreg(res.unwrap())?;
                 let mut b = B::default();
                 let a = self.mem(&mut b, *addr, *offset as i64, ty.bytes())?;
-                load_into(&mut b, *ty, a, r);
+                match self.signed_load[res.unwrap().index()] {
+                    Some(to) => {
+                        // The only use sign-extends it: `ldrsb`/`ldrsh`/`ldrsw`.
+                        let wide = sz(to) == Size::X;
+                        let op = match ty {
+                            Type::I8 if wide => MemOp::LdrsbX,
+                            Type::I8 => MemOp::LdrsbW,
+                            Type::I16 if wide => MemOp::LdrshX,
+                            Type::I16 => MemOp::LdrshW,
+                            _ => MemOp::Ldrsw,
+                        };
+                        let rt = Reg::G(b.def_g(r));
+                        b.i(Inst::Mem { op, rt, addr: a });
+                    }
+                    None => load_into(&mut b, *ty, a, r),
+                }
                 self.emit(b);
             }
             Op::Store {
@@ -1758,7 +1877,7 @@ impl<'a> Lower<'a> {
     fn extended(&mut self, v: Value, signed: bool) -> Result<VReg, BackendError> {
         let ty = self.ty(v);
         let r = self.reg(v)?;
-        if !matches!(ty, Type::I8 | Type::I16) {
+        if !matches!(ty, Type::I8 | Type::I16) || (!signed && self.loaded_zero_extended(v)) {
             return Ok(r);
         }
         if let Some(c) = self.const_of(v) {
@@ -1815,7 +1934,7 @@ impl<'a> Lower<'a> {
             );
             return Ok(());
         }
-        if self.lower_folded_binary(op, a, bv, r)? {
+        if self.lower_folded_binary(op, a, bv, r)? || self.lower_bitfield_extract(op, a, bv, r)? {
             return Ok(());
         }
         match op {
@@ -2155,6 +2274,10 @@ impl<'a> Lower<'a> {
     /// single-use sign or zero extension (not of a comparison, which sets its result
     /// itself).
     fn extension_fold(&self, ty: Type, v: Value) -> Option<(ir::Inst, Fold)> {
+        if self.alias_of(v).is_some() {
+            // Extended by its load already.
+            return None;
+        }
         let (i, d) = self.single_use_def(v)?;
         let Op::Conv {
             op: cop @ (ConvOp::Sext | ConvOp::Zext),
@@ -2181,6 +2304,97 @@ impl<'a> Lower<'a> {
             return None;
         }
         Some((i, Fold::Extended(arg, e, 0)))
+    }
+
+    /// `(x, immr, imms, shl)` when `a >> c` (logical or arithmetic, 32 or 64 bits) shifts
+    /// a single-use `x << k`: one `ubfm`/`sbfm` (`ubfx`, `ubfiz`, `sbfx`, ...) does both.
+    fn bitfield_extract(
+        &self,
+        op: BinaryOp,
+        a: Value,
+        c: Value,
+    ) -> Option<(Value, u8, u8, ir::Inst)> {
+        if !matches!(op, BinaryOp::LShr | BinaryOp::AShr) {
+            return None;
+        }
+        let ty = self.ty(a);
+        if !matches!(ty, Type::I32 | Type::I64) {
+            return None;
+        }
+        let w = bits(ty) as u64;
+        let c = self.const_of(c)? as u64 % w;
+        let (si, d) = self.single_use_def(a)?;
+        let Op::Binary {
+            op: BinaryOp::Shl,
+            a: x,
+            b: k,
+        } = *d
+        else {
+            return None;
+        };
+        let k = self.const_of(k)? as u64 % w;
+        if !self.computed(x) || self.ty(x) != ty {
+            return None;
+        }
+        // x bit j moves to j + k - c: bits [c - k, w - 1 - k] to 0, or bits [0, w - 1 - k]
+        // up to k - c.
+        let immr = if c >= k { c - k } else { w - (k - c) };
+        Some((x, immr as u8, (w - 1 - k) as u8, si))
+    }
+
+    /// The left shifts under `bitfield_extract`s are not computed.
+    fn plan_bitfield_extracts(&mut self) {
+        let f = self.f;
+        for bd in &f.blocks {
+            for &i in &bd.insts {
+                if self.skip[i.index()] {
+                    continue;
+                }
+                if let Op::Binary { op, a, b } = f.inst(i).op {
+                    if let Some((.., si)) = self.bitfield_extract(op, a, b) {
+                        self.skip[si.index()] = true;
+                        self.folded[si.index()] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn lower_bitfield_extract(
+        &mut self,
+        op: BinaryOp,
+        a: Value,
+        c: Value,
+        r: Value,
+    ) -> Result<bool, BackendError> {
+        if self.folded.is_empty() {
+            return Ok(false);
+        }
+        let Some((x, immr, imms, si)) = self.bitfield_extract(op, a, c) else {
+            return Ok(false);
+        };
+        if !self.planned_fold(si) {
+            return Ok(false);
+        }
+        let dst = self.vreg(r)?;
+        let xr = self.reg(x)?;
+        let mut b = B::default();
+        let xg = b.use_g(xr);
+        let d = b.def_g(dst);
+        b.i(Inst::Bitfield {
+            op: if op == BinaryOp::AShr {
+                BfOp::Sbfm
+            } else {
+                BfOp::Ubfm
+            },
+            size: sz(self.ty(r)),
+            rd: d,
+            rn: xg,
+            immr,
+            imms,
+        });
+        self.emit(b);
+        Ok(true)
     }
 
     /// Which operand of each integer add, subtract and logical operation is absorbed
@@ -2405,6 +2619,62 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// `cond ? a : b` of integers when one side is 0, 1 or -1: the zero register with
+    /// `csel`, `csinc` (1) or `csinv` (-1), so the constant needs no register (`cset` and
+    /// `csetm` when the other side is 0).
+    fn lower_select_with_constants(
+        &mut self,
+        cond: Value,
+        a: Value,
+        bv: Value,
+        r: Value,
+    ) -> Result<bool, BackendError> {
+        let ty = self.ty(r);
+        let size = sz(ty);
+        let small = |c: Option<i64>| c.filter(|c| matches!(c, -1..=1));
+        let (ca, cb) = (small(self.const_of(a)), small(self.const_of(bv)));
+        // The side that becomes the zero register's variant goes last (`rm`): if it is
+        // `a`, the condition is inverted.
+        let (var, kept, invert) = match (ca, cb) {
+            (_, Some(c)) if ca.is_none() || ca == Some(0) => (c, a, false),
+            (Some(c), _) => (c, bv, true),
+            _ => return Ok(false),
+        };
+        if var == 0 && self.const_of(kept) == Some(0) {
+            return Ok(false);
+        }
+        let dst = self.vreg(r)?;
+        let kept_reg = if self.const_of(kept) == Some(0) {
+            None
+        } else {
+            Some(self.reg(kept)?)
+        };
+        let mut b = B::default();
+        let c = self.cond_flags(&mut b, cond)?;
+        let c = if invert { c.invert() } else { c };
+        let rn = match kept_reg {
+            Some(k) => b.use_g(k),
+            None => Gpr::ZR,
+        };
+        let d = b.def_g(dst);
+        // csel: c ? rn : zr; csinc: c ? rn : zr + 1; csinv: c ? rn : ~zr.
+        let op = match var {
+            0 => CselOp::Csel,
+            1 => CselOp::Csinc,
+            _ => CselOp::Csinv,
+        };
+        b.i(Inst::CondSel {
+            op,
+            size,
+            rd: d,
+            rn,
+            rm: Gpr::ZR,
+            cond: c,
+        });
+        self.emit(b);
+        Ok(true)
+    }
+
     /// Flags for a branch or select on `cond` (an i8 0/1 or any integer): a single-use
     /// comparison is fused, anything else is tested against zero.
     fn cond_flags(&mut self, b: &mut B, cond: Value) -> Result<Cond, BackendError> {
@@ -2591,7 +2861,7 @@ impl<'a> Lower<'a> {
         r: Value,
     ) -> Result<(), BackendError> {
         let from = self.ty(arg);
-        if op == ConvOp::Bitcast && self.alias_of(r).is_some() {
+        if self.alias_of(r).is_some() {
             return Ok(());
         }
         if (from == Type::F128 || to == Type::F128) && op != ConvOp::Bitcast {

@@ -407,3 +407,112 @@ fn atomics_use_lse_with_march_armv8_1() {
     let c = code(src, "add");
     assert!(c.iter().any(|l| l.starts_with("stlxr ")), "{c:?}");
 }
+
+#[test]
+fn shift_pairs_are_bitfield_moves_and_loads_are_already_extended() {
+    assert_eq!(
+        code("unsigned f(unsigned x) { return (x << 4) >> 8; }", "f"),
+        ["ubfx w0, w0, #4, #24", "ret"]
+    );
+    assert_eq!(
+        code("int f(int x) { return (x << 20) >> 28; }", "f"),
+        ["sbfx w0, w0, #8, #4", "ret"]
+    );
+    assert_eq!(
+        code("unsigned f(unsigned x) { return (x << 8) >> 4; }", "f"),
+        ["ubfiz w0, w0, #4, #24", "ret"]
+    );
+    // ldrb zero-extends: no uxtb before the compare.
+    assert_eq!(
+        code("int f(unsigned char *p) { return *p < 7; }", "f"),
+        ["ldrb w2, [x0]", "cmp w2, #7", "cset w0, lt", "ret"]
+    );
+}
+
+#[test]
+fn selects_against_zero_and_one_use_the_zero_register() {
+    // isz ? 0 : r is a csel with wzr; sign ? -1 : 1 a csinv.
+    let c: Vec<String> = code("int f(double x) { return __builtin_isinf_sign(x); }", "f")
+        .into_iter()
+        .filter(|l| !l.starts_with(".word"))
+        .collect();
+    assert_eq!(
+        c[c.len() - 5..],
+        [
+            "cmp w1, #0",
+            "csinv w0, w0, wzr, eq",
+            "tst w12, #0xff",
+            "csel w0, w0, wzr, ne",
+            "ret"
+        ],
+        "{c:?}"
+    );
+}
+
+#[test]
+fn extensions_of_loads_are_the_loads() {
+    assert_eq!(
+        code("int f(signed char *p) { return *p + 1; }", "f"),
+        ["ldrsb w2, [x0]", "add w0, w2, #1", "ret"]
+    );
+    assert_eq!(
+        code("long f(int *p) { return *p; }", "f"),
+        ["ldrsw x0, [x0]", "ret"]
+    );
+    assert_eq!(
+        code("long f(short *p, long x) { return x + *p; }", "f"),
+        ["ldrsh x3, [x0]", "add x0, x1, x3", "ret"]
+    );
+    assert_eq!(
+        code("int f(unsigned char *p, int x) { return x + *p; }", "f"),
+        ["ldrb w3, [x0]", "add w0, w1, w3", "ret"]
+    );
+}
+
+#[test]
+fn float_constants_come_from_a_literal_pool() {
+    // One entry for both uses of pi, 8-byte aligned after the code (a padding word first
+    // here); fmov immediates stay immediates.
+    let c = code(
+        "double f(double x) { return x * 3.141592653589793 + 3.141592653589793 * 2.0; }",
+        "f",
+    );
+    assert_eq!(
+        c,
+        [
+            "ldr d3, .Lf0_1073741825",
+            "fmul d3, d0, d3",
+            "ldr d7, .Lf0_1073741825",
+            "fmov d16, #2.0",
+            "fmul d16, d7, d16",
+            "fadd d0, d3, d16",
+            "ret",
+            ".word 0x00000000",
+            ".word 0x54442d18",
+            ".word 0x400921fb"
+        ],
+        "{c:?}"
+    );
+    // A constant two moves make: the general register and fmov (12 bytes, no load).
+    assert_eq!(
+        code("double f(double x) { return x + 65536.5; }", "f"),
+        [
+            "movz x4, #8, lsl #32",
+            "movk x4, #0x40f0, lsl #48",
+            "fmov d3, x4",
+            "fadd d0, d0, d3",
+            "ret"
+        ]
+    );
+    let c = code("float f(float x) { return x * 0.1f; }", "f");
+    assert_eq!(
+        c,
+        [
+            "ldr s3, .Lf0_1073741825",
+            "fmul s0, s0, s3",
+            "ret",
+            ".word 0x3dcccccd"
+        ],
+        "{c:?}"
+    );
+}

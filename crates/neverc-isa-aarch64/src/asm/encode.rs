@@ -199,6 +199,7 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
     let i = inst;
     match *inst {
         Inst::Label(_) => err(i, "a label has no encoding"),
+        Inst::DataWord(w) => plain(w),
         // The assembler writes the distance; nothing to encode alone.
         Inst::JumpTableEntry { .. } => Ok(Encoded {
             word: 0,

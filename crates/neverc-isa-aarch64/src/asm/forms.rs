@@ -60,7 +60,7 @@ fn targets() -> [Target; 4] {
 }
 
 /// The number of `Inst` variants (keep in step with `representatives`).
-pub const VARIANTS: usize = 51;
+pub const VARIANTS: usize = 52;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -320,6 +320,7 @@ pub fn representatives() -> Vec<Inst> {
             target: L_END,
             base: L_START,
         },
+        DataWord(0),
         Lse {
             op: LseOp::Add,
             bytes: 8,
@@ -356,6 +357,11 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
     match rep {
         // Placed by the assembler, no bytes of its own.
         Label(_) => {}
+        DataWord(_) => {
+            for w in [0, 0x3ff0_0000, 0xdead_beef, u32::MAX] {
+                out.push(DataWord(w));
+            }
+        }
         // Forward and backward distances.
         JumpTableEntry { .. } => {
             out.push(JumpTableEntry {

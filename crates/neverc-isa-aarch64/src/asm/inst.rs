@@ -983,6 +983,8 @@ pub enum Inst {
         rt: Gpr,
         rn: Gpr,
     },
+    /// A data word in the text (`.word`): the pieces of a literal pool's constants.
+    DataWord(u32),
     /// A jump table's entry (`.word target - base`): 4 bytes of data in the text, the
     /// distance from the table's start to a case.
     JumpTableEntry {
@@ -1124,6 +1126,7 @@ impl Inst {
             | Svc(_)
             | Brk(_)
             | Hint(_)
+            | DataWord(_)
             | JumpTableEntry { .. } => {}
             AluImm { rd, rn, .. }
             | AddSym { rd, rn, .. }

@@ -138,6 +138,7 @@ fn byte_suffix(bytes: u8) -> &'static str {
 pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> String) -> String {
     match *i {
         Inst::Label(l) => format!("{}:", label(l)),
+        Inst::DataWord(w) => format!(".word {w:#010x}"),
         Inst::JumpTableEntry { target, base } => format!(".word {}-{}", label(target), label(base)),
         Inst::AluImm {
             op,
