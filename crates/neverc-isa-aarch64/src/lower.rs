@@ -303,6 +303,28 @@ pub fn mem_at(base: Gpr, off: i64, bytes: u32) -> Option<Addr> {
     }
 }
 
+/// `cmp rn, #c` in one instruction when `c` or `-c` (`cmn`) is a 12-bit immediate,
+/// optionally shifted left by 12.
+pub fn cmp_imm(size: Size, rn: Gpr, c: i64) -> Option<Inst> {
+    let m = c.unsigned_abs();
+    let (imm12, lsl12) = if m < 4096 {
+        (m, false)
+    } else if m.is_multiple_of(4096) && m >> 12 < 4096 {
+        (m >> 12, true)
+    } else {
+        return None;
+    };
+    Some(Inst::AluImm {
+        op: if c < 0 { AddSub::Add } else { AddSub::Sub },
+        flags: true,
+        size,
+        rd: Gpr::ZR,
+        rn,
+        imm12: imm12 as u16,
+        lsl12,
+    })
+}
+
 /// `movz`/`movn`/`movk` or `orr` instructions putting `value` (at `size`) in `d`.
 pub fn mov_const(d: Gpr, size: Size, value: u64) -> Vec<Inst> {
     let value = if size == Size::W {
@@ -1968,7 +1990,7 @@ impl<'a> Lower<'a> {
                     };
                     if m < 4096 {
                         Some((o, m as u16, false))
-                    } else if m % 4096 == 0 && m >> 12 < 4096 {
+                    } else if m.is_multiple_of(4096) && m >> 12 < 4096 {
                         Some((o, (m >> 12) as u16, true))
                     } else {
                         None
@@ -2573,16 +2595,8 @@ impl<'a> Lower<'a> {
                 });
                 let xr = b.use_g(x);
                 match c {
-                    Some(c) if (0..4096).contains(&c) || (-4095..0).contains(&c) => {
-                        b.i(Inst::AluImm {
-                            op: if c < 0 { AddSub::Add } else { AddSub::Sub },
-                            flags: true,
-                            size,
-                            rd: Gpr::ZR,
-                            rn: xr,
-                            imm12: c.unsigned_abs() as u16,
-                            lsl12: false,
-                        });
+                    Some(c) if cmp_imm(size, xr, c).is_some() => {
+                        b.i(cmp_imm(size, xr, c).unwrap());
                     }
                     _ => {
                         let y = self.extended(bv, signed)?;
@@ -4055,16 +4069,14 @@ impl<'a> Lower<'a> {
             let c = c as u64 & mask;
             let mut b = B::default();
             let xr = b.use_g(x);
-            if c < 4096 {
-                b.i(Inst::AluImm {
-                    op: AddSub::Sub,
-                    flags: true,
-                    size,
-                    rd: Gpr::ZR,
-                    rn: xr,
-                    imm12: c as u16,
-                    lsl12: false,
-                });
+            // At the operation's width, as a signed number: -1 is `cmn w, #1`.
+            let sc = if size == Size::W {
+                c as u32 as i32 as i64
+            } else {
+                c as i64
+            };
+            if let Some(i) = cmp_imm(size, xr, sc) {
+                b.i(i);
             } else {
                 let t = self.gtemp();
                 let tg = b.early_g(t);

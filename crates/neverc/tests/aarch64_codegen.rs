@@ -516,3 +516,33 @@ fn float_constants_come_from_a_literal_pool() {
         "{c:?}"
     );
 }
+
+#[test]
+fn compares_take_shifted_and_negated_immediates() {
+    assert_eq!(
+        code("int f(long x) { return x == 0x5000; }", "f"),
+        ["cmp x0, #5, lsl #12", "cset w0, eq", "ret"]
+    );
+    assert_eq!(
+        code("int f(long x) { return x < -7; }", "f"),
+        ["cmn x0, #7", "cset w0, lt", "ret"]
+    );
+    assert_eq!(
+        code("int f(int x) { return x > -0x3000; }", "f"),
+        ["cmn w0, #3, lsl #12", "cset w0, gt", "ret"]
+    );
+    // A chain of compares: `case -1` is `cmn w0, #1`.
+    let c = code(
+        "int f(int x) { switch (x) { case -1: return 4; case 0x7000: return 9; } return 0; }",
+        "f",
+    );
+    assert_eq!(
+        c[..4],
+        [
+            "cmn w0, #1",
+            "b.eq .Lf0_1",
+            "cmp w0, #7, lsl #12",
+            "b.eq .Lf0_2"
+        ]
+    );
+}
