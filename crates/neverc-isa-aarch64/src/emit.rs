@@ -111,8 +111,21 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     let spill_off = move |slot: usize| -(spill_base + 8 * (slot as i64 + 1));
     // The save area: 16-byte pairs below the spill slots.
     let save_base = ((spill_base + 8 * nspill) as u64).next_multiple_of(16) as i64;
-    let npairs = used.len().div_ceil(2) as i64;
-    let local = (save_base + 16 * npairs) as u32;
+    // Callee-saved registers in pairs of one class, a 16-byte slot per pair or single: an
+    // odd number of general registers and an odd number of vector registers make two
+    // singles, so the area is not used.len() / 2 pairs.
+    let mut pairs: Vec<(PReg, Option<PReg>)> = Vec::new();
+    let mut k = 0;
+    while k < used.len() {
+        if k + 1 < used.len() && used[k + 1].class() == used[k].class() {
+            pairs.push((used[k], Some(used[k + 1])));
+            k += 2;
+        } else {
+            pairs.push((used[k], None));
+            k += 1;
+        }
+    }
+    let local = (save_base + 16 * pairs.len() as i64) as u32;
     let total = local + fr.max_out;
     if total >= 1 << 24 {
         return Err("a stack frame over 16 MiB".into());
@@ -191,18 +204,6 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
         );
         if total > 0 {
             insts.extend(crate::lower::add_imm(Gpr::SP, Gpr::SP, -(total as i64)).unwrap());
-        }
-    }
-    // Callee-saved registers in pairs of one class.
-    let mut pairs: Vec<(PReg, Option<PReg>)> = Vec::new();
-    let mut k = 0;
-    while k < used.len() {
-        if k + 1 < used.len() && used[k + 1].class() == used[k].class() {
-            pairs.push((used[k], Some(used[k + 1])));
-            k += 2;
-        } else {
-            pairs.push((used[k], None));
-            k += 1;
         }
     }
     let pair_off = |p: usize| -(save_base + 16 * (p as i64 + 1));
