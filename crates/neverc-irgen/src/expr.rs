@@ -440,8 +440,10 @@ impl<'a> Gen<'a> {
                     (2, true) => f as u16 as i128,
                     (4, false) => f as i32 as i128,
                     (4, true) => f as u32 as i128,
-                    (_, false) => f as i64 as i128,
-                    (_, true) => f as u64 as i128,
+                    (8, false) => f as i64 as i128,
+                    (8, true) => f as u64 as i128,
+                    (_, false) => f as i128,
+                    (_, true) => f as u128 as i128,
                 };
                 if !matches!(self.t.types.kind(to), Kind::Bool) {
                     return self.b().iconst(tt, x);
@@ -2871,15 +2873,17 @@ impl<'a> Gen<'a> {
             }
             "alloca" | "alloca_with_align" => {
                 let sz = self.scalar_as(args[0], ulong);
+                // __builtin_alloca_with_align(size, alignment in bits), a constant.
+                let bits = match args.get(1) {
+                    Some(&a) if name == "alloca_with_align" => {
+                        crate::consts::eval_int(self, a).unwrap_or(0)
+                    }
+                    _ => 0,
+                };
+                let align = (bits / 8).clamp(16, 1 << 28) as u32;
                 let v = self
                     .b()
-                    .push(
-                        Op::Alloca {
-                            size: sz,
-                            align: 16,
-                        },
-                        Some(Type::Ptr),
-                    )
+                    .push(Op::Alloca { size: sz, align }, Some(Type::Ptr))
                     .unwrap();
                 Rv::Scalar(v)
             }

@@ -559,7 +559,8 @@ impl<'a> Gen<'a> {
                 continue;
             }
             if let Kind::Array(el, ArrLen::Vla) = *self.t.types.kind(ty) {
-                self.vla(o, el, &id.decl);
+                let al = self.declared_align(sp, &id.decl);
+                self.vla(o, el, &id.decl, al.unwrap_or(1));
                 continue;
             }
             if self.t.types.size_align(ty).is_none() {
@@ -594,9 +595,16 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A one-dimensional variable length array: its bytes from `alloca`, its address
-    /// and its size (for `sizeof`) in slots.
-    fn vla(&mut self, o: u32, el: TypeId, d: &neverc_front::parse::ast::Declarator) {
+    /// A one-dimensional variable length array: its bytes from `alloca` (aligned as its
+    /// elements or as declared, `_Alignas`), its address and its size (for `sizeof`) in
+    /// slots.
+    fn vla(
+        &mut self,
+        o: u32,
+        el: TypeId,
+        d: &neverc_front::parse::ast::Declarator,
+        declared_align: u32,
+    ) {
         use neverc_front::parse::ast::Derived;
         let len = match d.derived.first() {
             Some(Derived::Array { size: Some(e), .. })
@@ -641,7 +649,7 @@ impl<'a> Gen<'a> {
             .push(
                 Op::Alloca {
                     size: bytes,
-                    align: ealign.max(16),
+                    align: ealign.max(16).max(declared_align),
                 },
                 Some(Type::Ptr),
             )
