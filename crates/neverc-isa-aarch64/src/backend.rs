@@ -18,7 +18,7 @@ use neverc_codegen::module::{
     emit_aliases_and_undefined, emit_ctors_dtors, emit_data, info_of, std_or_user, write_sym_attrs,
     AsmText, DataOptions,
 };
-use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionKind};
+use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionId, SectionKind};
 use neverc_codegen::reloc::{Aarch64Reloc, Fixup, RelocKind, SymId};
 use neverc_ir as ir;
 use regalloc2::{Algorithm, MachineEnv, PRegSet, RegallocOptions};
@@ -151,6 +151,12 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         .map(|(s, &id)| (id, s.binding == ir::Binding::Local))
         .collect();
 
+    // Where each function's address-taken blocks landed, for label addresses in data:
+    // (section, offset of the block, its label name in the text).
+    let mut block_places: std::collections::HashMap<
+        (ir::Sym, ir::Block),
+        (SectionId, u64, String),
+    > = Default::default();
     for (fi, f) in m.functions.iter().enumerate() {
         let sd = m.sym(f.sym);
         if checked {
@@ -231,6 +237,14 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         }
         pending.push((section, offset, asm.fixups.clone()));
         let size = *asm.labels.get(&emitted.end).unwrap_or(&0) as u64;
+        for (&blk, &lab) in &low.block_labels {
+            if let Some(&at) = asm.labels.get(&lab) {
+                block_places.insert(
+                    (f.sym, blk),
+                    (section, offset + at as u64, format!(".Lf{fi}_{}", lab.0)),
+                );
+            }
+        }
         obj.define(syms[f.sym.index()], section, offset, size, info_of(sd))
             .map_err(internal)?;
         if text.enabled {
@@ -323,9 +337,19 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         pic: opts.pic != Pic::NoPic,
         data_sections: opts.data_sections,
     };
-    emit_data(&mut obj, m, &syms, &data_opts, &mut text, &mut |_, _| {
-        Err("neverc cannot compile the address of a label in static data for aarch64 yet".into())
-    })
+    emit_data(
+        &mut obj,
+        m,
+        &syms,
+        &data_opts,
+        &mut text,
+        &mut |fsym, blk| {
+            block_places.get(&(fsym, blk)).cloned().ok_or_else(|| {
+            "internal error in the AArch64 back end: the address of a block that was not emitted"
+                .into()
+        })
+        },
+    )
     .map_err(|e| BackendError { message: e })?;
     emit_aliases_and_undefined(&mut obj, m, &syms, &mut text).map_err(internal)?;
     emit_ctors_dtors(&mut obj, m, &syms, &mut text);

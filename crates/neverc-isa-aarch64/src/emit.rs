@@ -105,6 +105,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
         note(*from);
         note(*to);
     }
+    if fr.save_all {
+        used = fr.callee_saved.clone();
+    }
     used.sort();
     let spill_base = fr.fixed_size as i64;
     let nspill = out.num_spillslots as i64;

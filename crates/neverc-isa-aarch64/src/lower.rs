@@ -19,9 +19,14 @@
 //! (IR slots), then regalloc2's spill slots and the callee-saved registers (placed by
 //! `emit.rs`), then the outgoing argument area at `sp`.
 //!
-//! Not lowered yet, refused by name: `__int128`, `_Float16` arithmetic, 16-byte vector
-//! arithmetic, inline asm the encoder has no form for, labels as values and computed goto,
-//! `__builtin_longjmp`.
+//! `__int128` values are register pairs (`lower/i128.rs`). Computed goto jumps to one
+//! dispatch block (`br`) whose successors are a landing pad per possible target; `&&label`
+//! is the pad's address (`adr`).
+//!
+//! Not lowered yet, refused by name: `_Float16` arithmetic, 16-byte vector arithmetic,
+//! inline asm the encoder has no form for.
+
+mod i128;
 
 use crate::asm::*;
 use crate::backend::{BackendError, Options, Pic};
@@ -161,6 +166,10 @@ pub struct FrameInfo {
     /// Registers of `callee_saved` the prologue saves even where the allocator does not
     /// use them (custom conventions: see `custom_cc`).
     pub extra_saved: Vec<PReg>,
+    /// Save every callee-saved register, used or not: the function calls setjmp, and a
+    /// `__builtin_longjmp` back into it skips the epilogues of the functions in between,
+    /// which may have changed any of them.
+    pub save_all: bool,
 }
 
 pub struct Lowered {
@@ -169,6 +178,9 @@ pub struct Lowered {
     pub next_label: u32,
     /// The literal pool the emitter places after the code: label, bits, size.
     pub pool: Vec<(Label, u64, FSize)>,
+    /// The label whose address stands for each reachable IR block (`&&label`): its
+    /// landing pad when the function jumps indirectly, else the block itself.
+    pub block_labels: std::collections::HashMap<ir::Block, Label>,
 }
 
 /// An instruction being built: templates plus operands.
@@ -205,6 +217,9 @@ impl B {
     }
     fn use_v(&mut self, v: VReg) -> Fpr {
         Fpr(self.op(Operand::reg_use(v)))
+    }
+    fn late_v(&mut self, v: VReg) -> Fpr {
+        Fpr(self.op(Operand::reg_use_at_end(v)))
     }
     fn def_v(&mut self, v: VReg) -> Fpr {
         Fpr(self.op(Operand::reg_def(v)))
@@ -444,6 +459,8 @@ struct Lower<'a> {
     syms: &'a [SymId],
     name: &'a str,
     vregs: Vec<Option<VReg>>,
+    /// The high halves of `__int128` values (the low half is in `vregs`).
+    hi: Vec<Option<VReg>>,
     nvregs: usize,
     fixed_size: u32,
     slot_off: Vec<i64>,
@@ -473,6 +490,10 @@ struct Lower<'a> {
     signed_load: Vec<Option<Type>>,
     /// Float constants loaded PC-relative: label, bits, size (see `Lowered::pool`).
     pool: Vec<(Label, u64, FSize)>,
+    /// Computed goto: the landing-pad vblock of each possible target, and the dispatch
+    /// vblock (`br` to its parameter) every indirect jump goes to.
+    landing: std::collections::HashMap<ir::Block, usize>,
+    dispatch: Option<(usize, VReg)>,
 }
 
 pub fn lower_function(
@@ -495,6 +516,7 @@ pub fn lower_function(
         syms,
         name,
         vregs: vec![None; nvals],
+        hi: vec![None; nvals],
         nvregs: 0,
         fixed_size: 0,
         slot_off: Vec::new(),
@@ -514,8 +536,19 @@ pub fn lower_function(
         folded: Vec::new(),
         signed_load: vec![None; nvals],
         pool: Vec::new(),
+        landing: Default::default(),
+        dispatch: None,
     };
     l.run()?;
+    let mut block_labels = std::collections::HashMap::new();
+    for b in 0..f.blocks.len() {
+        let blk = ir::Block(b as u32);
+        if let Some(&lp) = l.landing.get(&blk) {
+            block_labels.insert(blk, Label(lp as u32));
+        } else if l.ir2v[b] != usize::MAX {
+            block_labels.insert(blk, Label(l.ir2v[b] as u32));
+        }
+    }
     let mut callee_saved: Vec<PReg> = f
         .plan
         .callee_saved
@@ -529,6 +562,7 @@ pub fn lower_function(
         callee_saved,
         va_save: l.va_save,
         extra_saved: l.extra_saved,
+        save_all: f.calls_setjmp,
     };
     let mut vcode = VCode::new(l.blocks, l.nvregs);
     vcode.wide_float = wide;
@@ -537,6 +571,7 @@ pub fn lower_function(
         frame,
         next_label: l.next_label,
         pool: l.pool,
+        block_labels,
     })
 }
 
@@ -621,7 +656,13 @@ impl<'a> Lower<'a> {
     fn is_remat(&self, v: Value) -> bool {
         matches!(
             self.def_of(v),
-            Some(Op::Iconst { .. } | Op::SymAddr { .. } | Op::SlotAddr(_) | Op::Fconst { .. })
+            Some(
+                Op::Iconst { .. }
+                    | Op::SymAddr { .. }
+                    | Op::SlotAddr(_)
+                    | Op::Fconst { .. }
+                    | Op::BlockAddr(_)
+            )
         ) && !matches!(self.ty(v), Type::I128 | Type::F80)
     }
 
@@ -755,10 +796,29 @@ impl<'a> Lower<'a> {
                 let d = b.def_g(r);
                 self.addr_into(&mut b, &op, d)?;
             }
+            Op::BlockAddr(blk) => {
+                let lab = self.block_addr_label(blk)?;
+                let d = b.def_g(r);
+                b.i(Inst::Adr {
+                    rd: d,
+                    target: Target::Label(lab),
+                });
+            }
             _ => unreachable!(),
         }
         self.emit(b);
         Ok(r)
+    }
+
+    /// The label `&&label` of IR block `blk` stands for.
+    fn block_addr_label(&self, blk: ir::Block) -> Result<Label, BackendError> {
+        if let Some(&lp) = self.landing.get(&blk) {
+            return Ok(Label(lp as u32));
+        }
+        match self.ir2v[blk.index()] {
+            usize::MAX => Err(self.err("the address of an unreachable label")),
+            v => Ok(Label(v as u32)),
+        }
     }
 
     fn sym_direct(&self, s: ir::Sym) -> bool {
@@ -1082,6 +1142,10 @@ impl<'a> Lower<'a> {
                     } if value != addr => (addr, self.ty(value)),
                     _ => continue,
                 };
+                // An __int128 is two accesses (or a pair): no register offset.
+                if ty == Type::I128 {
+                    continue;
+                }
                 if let Some((.., absorbed)) = self.index_addr(addr, ty.bytes()) {
                     for x in absorbed {
                         self.skip[x.index()] = true;
@@ -1236,7 +1300,9 @@ impl<'a> Lower<'a> {
     fn run(&mut self) -> Result<(), BackendError> {
         let f = self.f;
         for v in &f.values {
-            self.check_type(v.ty)?;
+            if v.ty != Type::I128 {
+                self.check_type(v.ty)?;
+            }
         }
         for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
             for l in p.arguments.iter().chain(p.returns.iter()) {
@@ -1335,6 +1401,10 @@ impl<'a> Lower<'a> {
                 continue;
             }
             if let Some(&last) = bd.insts.last() {
+                // An indirect jump reaches its targets through their landing pads.
+                if matches!(f.inst(last).op, Op::IndirectJump { .. }) {
+                    continue;
+                }
                 for s in f.inst(last).op.successors() {
                     self.pred_edges[s.index()] += 1;
                 }
@@ -1351,14 +1421,20 @@ impl<'a> Lower<'a> {
         if self.pred_edges[0] > 0 {
             return Err(self.err("a branch to the entry block"));
         }
+        self.make_dispatch(&reach)?;
         for (b, bd) in f.blocks.iter().enumerate() {
             if !reach[b] || b == 0 {
                 continue;
             }
             let vb = self.ir2v[b];
             for &p in &bd.params {
-                let r = self.vreg(p)?;
-                self.blocks[vb].params.push(r);
+                if self.ty(p) == Type::I128 {
+                    let (lo, hi) = self.pair(p)?;
+                    self.blocks[vb].params.extend([lo, hi]);
+                } else {
+                    let r = self.vreg(p)?;
+                    self.blocks[vb].params.push(r);
+                }
             }
         }
         for (b, bd) in f.blocks.iter().enumerate() {
@@ -1373,6 +1449,62 @@ impl<'a> Lower<'a> {
                 self.lower_inst(i)?;
             }
         }
+        Ok(())
+    }
+
+    /// Computed goto: one dispatch block (`br` to the address it is passed) whose
+    /// successors are a landing pad per possible target, each a jump to its target, so
+    /// that every edge the allocator sees has one end with a single neighbour. `&&label`
+    /// is the address of the landing pad.
+    fn make_dispatch(&mut self, reach: &[bool]) -> Result<(), BackendError> {
+        let f = self.f;
+        let mut targets = Vec::new();
+        let mut indirect = false;
+        for (b, bd) in f.blocks.iter().enumerate() {
+            for &i in &bd.insts {
+                match &f.inst(i).op {
+                    Op::IndirectJump { targets: t, .. } if reach[b] => {
+                        indirect = true;
+                        targets.extend(t.iter().copied());
+                    }
+                    Op::BlockAddr(t) => targets.push(*t),
+                    _ => {}
+                }
+            }
+        }
+        if !indirect {
+            return Ok(());
+        }
+        targets.sort();
+        targets.dedup();
+        let d = self.new_block();
+        self.blocks[d].origin = d;
+        let addr = self.gtemp();
+        self.blocks[d].params.push(addr);
+        self.dispatch = Some((d, addr));
+        for t in targets {
+            if self.ir2v[t.index()] == usize::MAX {
+                continue;
+            }
+            if !f.blocks[t.index()].params.is_empty() {
+                return Err(self.err("an indirect jump to a block with parameters"));
+            }
+            let lp = self.new_block();
+            self.blocks[lp].origin = lp;
+            self.landing.insert(t, lp);
+            self.pred_edges[t.index()] += 1;
+            self.blocks[d].succs.push(regalloc2::Block::new(lp));
+            self.blocks[lp]
+                .succs
+                .push(regalloc2::Block::new(self.ir2v[t.index()]));
+            self.blocks[lp].insts.push(VInst::term(Term::Jump));
+        }
+        let mut b = B::default();
+        let a = b.use_g(addr);
+        b.i(Inst::Br(a));
+        let mut vi = b.vinst();
+        vi.term = Term::Indirect;
+        self.blocks[d].insts.push(vi);
         Ok(())
     }
 
@@ -1479,6 +1611,9 @@ impl<'a> Lower<'a> {
         }
         let d = self.f.inst(i);
         let res = d.result;
+        if self.involves_i128(&d.op, res) {
+            return self.lower_i128(&d.op, res);
+        }
         match &d.op {
             // Materialised at their uses.
             Op::Iconst { .. } | Op::Fconst { .. } | Op::SlotAddr(_) | Op::SymAddr { .. } => {
@@ -1606,9 +1741,11 @@ impl<'a> Lower<'a> {
                 self.emit(b);
             }
             Op::Alloca { size, align } => {
-                if *align > 16 {
-                    return Err(self.err("alloca aligned to more than 16 bytes"));
+                if *align > 1 << 12 {
+                    return Err(self.err("alloca aligned to more than 4096 bytes"));
                 }
+                // Over 16: room to round the address up.
+                let extra = align.saturating_sub(16) as u16;
                 let r = self.vreg(res.unwrap())?;
                 let s = self.reg(*size)?;
                 let t = self.gtemp();
@@ -1622,7 +1759,7 @@ impl<'a> Lower<'a> {
                     size: Size::X,
                     rd: tg,
                     rn: sg,
-                    imm12: 15,
+                    imm12: 15 + extra,
                     lsl12: false,
                 });
                 b.i(Inst::LogicImm {
@@ -1644,10 +1781,19 @@ impl<'a> Lower<'a> {
                 });
                 // The outgoing argument area stays at sp.
                 let out = self.max_out.next_multiple_of(16) as i64;
-                add_imm(d, Gpr::SP, out)
+                add_imm(d, Gpr::SP, out + extra as i64)
                     .unwrap()
                     .into_iter()
                     .for_each(|x| b.i(x));
+                if extra > 0 {
+                    b.i(Inst::LogicImm {
+                        op: LogicOp::And,
+                        size: Size::X,
+                        rd: d,
+                        rn: d,
+                        imm: !(*align as u64 - 1),
+                    });
+                }
                 self.emit(b);
             }
             Op::StackSave => {
@@ -1691,7 +1837,7 @@ impl<'a> Lower<'a> {
             }
             Op::InlineAsm(a) if a.template.trim().is_empty() => self.lower_empty_asm(a)?,
             Op::InlineAsm(a) => self.lower_inline_asm(a)?,
-            Op::BlockAddr(_) => return Err(self.err("the address of a label")),
+            Op::BlockAddr(_) => {}
             Op::Jump(bc) => {
                 let t = self.ir2v[bc.block.index()];
                 self.jump_to(t, bc.block, &bc.args)?;
@@ -1702,9 +1848,29 @@ impl<'a> Lower<'a> {
                 cases,
                 default,
             } => self.lower_switch(*value, cases, *default)?,
-            Op::IndirectJump { .. } => return Err(self.err("a computed goto")),
+            Op::IndirectJump { addr, .. } => {
+                let (d, _) = self.dispatch.unwrap();
+                let r = self.reg(*addr)?;
+                let cur = self.cur;
+                self.blocks[cur].succs.push(regalloc2::Block::new(d));
+                self.blocks[cur].args.push(vec![r]);
+                self.push(VInst::term(Term::Jump));
+            }
             Op::Return(vals) => self.lower_return(vals)?,
-            Op::NonLocalGoto { .. } => return Err(self.err("__builtin_longjmp")),
+            Op::NonLocalGoto { fp, sp, target } => {
+                // __builtin_longjmp: into another activation's frame, its stack and frame
+                // pointers, then its landing pad (the address its __builtin_setjmp took).
+                // Nothing here is live afterwards.
+                let (rf, rs, rt) = (self.reg(*fp)?, self.reg(*sp)?, self.reg(*target)?);
+                let mut b = B::default();
+                let (gf, gs, gt) = (b.use_g(rf), b.use_g(rs), b.use_g(rt));
+                b.i(Inst::mov(Size::X, Gpr::SP, gs));
+                b.i(Inst::mov(Size::X, Gpr::FP, gf));
+                b.i(Inst::Br(gt));
+                let mut vi = b.vinst();
+                vi.term = Term::Trap;
+                self.push(vi);
+            }
             Op::Unreachable | Op::Trap => {
                 let mut b = B::default();
                 b.i(Inst::Brk(1000));
@@ -2579,6 +2745,9 @@ impl<'a> Lower<'a> {
     /// Sets the flags for a comparison; returns the condition that holds when it is true.
     fn compare(&mut self, b: &mut B, op: &Op) -> Result<Cond, BackendError> {
         match *op {
+            Op::Icmp { cc, a, b: bv } if self.ty(a) == Type::I128 => {
+                self.compare_i128(b, cc, a, bv)
+            }
             Op::Icmp { cc, a, b: bv } => {
                 let ty = self.ty(a);
                 let signed = signed_cc(cc);
@@ -2703,6 +2872,9 @@ impl<'a> Lower<'a> {
             }
         }
         let ty = self.ty(cond);
+        if ty == Type::I128 {
+            return self.test_i128(b, cond);
+        }
         let r = self.reg(cond)?;
         let x = b.use_g(r);
         let mask = match ty {
@@ -3829,7 +4001,12 @@ impl<'a> Lower<'a> {
     ) -> Result<(), BackendError> {
         let mut vargs = Vec::new();
         for &a in args {
-            vargs.push(self.reg(a)?);
+            if self.ty(a) == Type::I128 {
+                let (lo, hi) = self.pair(a)?;
+                vargs.extend([lo, hi]);
+            } else {
+                vargs.push(self.reg(a)?);
+            }
         }
         let cur = self.cur;
         self.blocks[cur].succs.push(regalloc2::Block::new(t));

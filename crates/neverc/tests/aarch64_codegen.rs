@@ -149,11 +149,6 @@ fn an_empty_asm_passes_its_tied_operand_through() {
 
 #[test]
 fn unsupported_constructs_are_refused_by_name() {
-    let e = refusal("__int128 f(__int128 a) { return a * 3; }");
-    assert!(
-        e.contains("neverc cannot compile __int128 for aarch64 yet"),
-        "{e}"
-    );
     let e = refusal("void f(void) { __asm__ volatile(\"isb\"); }");
     assert!(
         e.contains("neverc cannot assemble 'isb' in inline asm yet"),
@@ -543,6 +538,82 @@ fn compares_take_shifted_and_negated_immediates() {
             "b.eq .Lf0_1",
             "cmp w0, #7, lsl #12",
             "b.eq .Lf0_2"
+        ]
+    );
+}
+
+#[test]
+fn int128_values_are_register_pairs() {
+    let src = "void add(__int128 *d, __int128 *a, __int128 *b) { *d = *a + *b; }\n\
+               void mul(unsigned __int128 *d, unsigned __int128 *a, unsigned __int128 *b) { *d = *a * *b; }\n\
+               int lt(__int128 *a, __int128 *b) { return *a < *b; }\n\
+               int ne(__int128 *a, __int128 *b) { return *a != *b; }\n\
+               void shl(__int128 *d, __int128 *a) { *d = *a << 9; }\n\
+               void sar(__int128 *d, __int128 *a) { *d = *a >> 70; }\n";
+    assert_eq!(
+        code(src, "add"),
+        [
+            "ldp x4, x5, [x1]",
+            "ldp x7, x8, [x2]",
+            "adds x10, x4, x7",
+            "adc x11, x5, x8",
+            "stp x10, x11, [x0]",
+            "ret"
+        ]
+    );
+    assert_eq!(
+        code(src, "mul"),
+        [
+            "ldp x4, x5, [x1]",
+            "ldp x7, x8, [x2]",
+            "umulh x12, x4, x7",
+            "madd x12, x4, x8, x12",
+            "madd x11, x5, x7, x12",
+            "mul x10, x4, x7",
+            "stp x10, x11, [x0]",
+            "ret"
+        ]
+    );
+    assert_eq!(
+        code(src, "lt"),
+        [
+            "ldp x3, x4, [x0]",
+            "ldp x6, x7, [x1]",
+            "cmp x3, x6",
+            "sbcs xzr, x4, x7",
+            "cset w0, lt",
+            "ret"
+        ]
+    );
+    assert_eq!(
+        code(src, "ne"),
+        [
+            "ldp x3, x4, [x0]",
+            "ldp x6, x7, [x1]",
+            "cmp x3, x6",
+            "ccmp x4, x7, #0, eq",
+            "cset w0, ne",
+            "ret"
+        ]
+    );
+    assert_eq!(
+        code(src, "shl"),
+        [
+            "ldp x3, x4, [x1]",
+            "extr x7, x4, x3, #55",
+            "lsl x6, x3, #9",
+            "stp x6, x7, [x0]",
+            "ret"
+        ]
+    );
+    assert_eq!(
+        code(src, "sar"),
+        [
+            "ldp x3, x4, [x1]",
+            "asr x6, x4, #6",
+            "asr x7, x4, #63",
+            "stp x6, x7, [x0]",
+            "ret"
         ]
     );
 }

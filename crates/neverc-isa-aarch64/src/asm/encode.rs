@@ -371,6 +371,22 @@ pub fn encode(inst: &Inst) -> R<Encoded> {
                     | zr(i, rd)?,
             )
         }
+        Inst::Carry {
+            op,
+            flags,
+            size,
+            rd,
+            rn,
+            rm,
+        } => plain(
+            sf(size)
+                | (op as u32) << 30
+                | (flags as u32) << 29
+                | 0x1a00_0000
+                | zr(i, rm)? << 16
+                | zr(i, rn)? << 5
+                | zr(i, rd)?,
+        ),
         Inst::Mul3 {
             op,
             size,

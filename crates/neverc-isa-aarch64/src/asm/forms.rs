@@ -60,7 +60,7 @@ fn targets() -> [Target; 4] {
 }
 
 /// The number of `Inst` variants (keep in step with `representatives`).
-pub const VARIANTS: usize = 52;
+pub const VARIANTS: usize = 53;
 
 /// One instance of every `Inst` variant.
 pub fn representatives() -> Vec<Inst> {
@@ -87,6 +87,14 @@ pub fn representatives() -> Vec<Inst> {
             rm: r,
             shift: Shift::Lsl,
             amount: 0,
+        },
+        Carry {
+            op: AddSub::Add,
+            flags: false,
+            size: Size::X,
+            rd: r,
+            rn: r,
+            rm: r,
         },
         AluExt {
             op: AddSub::Add,
@@ -421,6 +429,28 @@ pub fn forms_of(rep: &Inst, out: &mut Vec<Inst>) {
                                     });
                                 }
                             }
+                        }
+                    }
+                }
+            }
+        }
+        Carry { .. } => {
+            for op in AddSub::ALL {
+                for flags in [false, true] {
+                    for size in Size::ALL {
+                        for (rd, rn, rm) in [
+                            (g(0), g(1), g(2)),
+                            (g(30), Gpr::ZR, g(5)),
+                            (Gpr::ZR, g(3), Gpr::ZR),
+                        ] {
+                            out.push(Carry {
+                                op,
+                                flags,
+                                size,
+                                rd,
+                                rn,
+                                rm,
+                            });
                         }
                     }
                 }

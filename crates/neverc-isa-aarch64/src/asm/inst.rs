@@ -704,6 +704,16 @@ pub enum Inst {
         shift: Shift,
         amount: u8,
     },
+    /// `adc`/`sbc`{`s`}: add or subtract with the carry flag (`ngc` when rn is zr), for
+    /// values wider than a register.
+    Carry {
+        op: AddSub,
+        flags: bool,
+        size: Size,
+        rd: Gpr,
+        rn: Gpr,
+        rm: Gpr,
+    },
     /// `add`/`sub`{`s`} with an extended register, shifted left 0-4.
     AluExt {
         op: AddSub,
@@ -1137,6 +1147,7 @@ impl Inst {
                 *rn = g(*rn);
             }
             AluShift { rd, rn, rm, .. }
+            | Carry { rd, rn, rm, .. }
             | AluExt { rd, rn, rm, .. }
             | LogicShift { rd, rn, rm, .. }
             | Alu2 { rd, rn, rm, .. }

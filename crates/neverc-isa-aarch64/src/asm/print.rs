@@ -202,6 +202,27 @@ pub fn print(i: &Inst, sym: &dyn Fn(SymId) -> String, label: &dyn Fn(Label) -> S
                 )
             }
         }
+        Inst::Carry {
+            op,
+            flags,
+            size,
+            rd,
+            rn,
+            rm,
+        } => {
+            let s = if flags { "s" } else { "" };
+            if op == AddSub::Sub && rn == Gpr::ZR {
+                format!("ngc{s} {}, {}", gr(size, rd), gr(size, rm))
+            } else {
+                let m = if op == AddSub::Add { "adc" } else { "sbc" };
+                format!(
+                    "{m}{s} {}, {}, {}",
+                    gr(size, rd),
+                    gr(size, rn),
+                    gr(size, rm)
+                )
+            }
+        }
         Inst::AluExt {
             op,
             flags,
