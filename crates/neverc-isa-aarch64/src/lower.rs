@@ -1635,6 +1635,9 @@ impl<'a> Lower<'a> {
                 let r = res.unwrap();
                 let ty = self.ty(r);
                 let dst = self.vreg(r)?;
+                if ty.bytes() == 16 && in_v(ty) {
+                    return self.lower_select_q(*cond, *a, *bv, dst);
+                }
                 if ty.bytes() == 16 {
                     return Err(self.err("a select of 16-byte values"));
                 }
@@ -2805,6 +2808,67 @@ impl<'a> Lower<'a> {
     /// `cond ? a : b` of integers when one side is 0, 1 or -1: the zero register with
     /// `csel`, `csinc` (1) or `csinv` (-1), so the constant needs no register (`cset` and
     /// `csetm` when the other side is 0).
+    /// A select of 16-byte values in vector registers (binary128 `long double`, 128-bit
+    /// vectors): there is no `fcsel` of a whole q register, so the low halves are
+    /// selected by `fcsel d` (which clears the upper half) and the upper halves through
+    /// two general registers and `csel`. The result and the temporaries are written while
+    /// the operands are still read, so they are early definitions.
+    fn lower_select_q(
+        &mut self,
+        cond: Value,
+        a: Value,
+        bv: Value,
+        dst: VReg,
+    ) -> Result<(), BackendError> {
+        let (ra, rb) = (self.reg(a)?, self.reg(bv)?);
+        let (ta, tb) = (self.gtemp(), self.gtemp());
+        let mut b = B::default();
+        let c = self.cond_flags(&mut b, cond)?;
+        let (x, y) = (b.use_v(ra), b.use_v(rb));
+        let early = |v| {
+            Operand::new(
+                v,
+                OperandConstraint::Reg,
+                OperandKind::Def,
+                OperandPos::Early,
+            )
+        };
+        let dd = Fpr(b.op(early(dst)));
+        let (ga, gb) = (b.early_g(ta), b.early_g(tb));
+        b.i(Inst::FCsel {
+            size: FSize::D,
+            rd: dd,
+            rn: x,
+            rm: y,
+            cond: c,
+        });
+        b.i(Inst::FMovTop {
+            to_gpr: true,
+            g: ga,
+            v: x,
+        });
+        b.i(Inst::FMovTop {
+            to_gpr: true,
+            g: gb,
+            v: y,
+        });
+        b.i(Inst::CondSel {
+            op: CselOp::Csel,
+            size: Size::X,
+            rd: ga,
+            rn: ga,
+            rm: gb,
+            cond: c,
+        });
+        b.i(Inst::FMovTop {
+            to_gpr: false,
+            g: ga,
+            v: dd,
+        });
+        self.emit(b);
+        Ok(())
+    }
+
     fn lower_select_with_constants(
         &mut self,
         cond: Value,
