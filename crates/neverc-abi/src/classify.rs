@@ -306,7 +306,31 @@ pub(crate) fn homogeneous(ty: &Type, m: &Machine, vector_sizes: &[u32]) -> Optio
     if count as u64 * first.size() as u64 != size || distinct != count || count > 4 {
         return None;
     }
+    padding_free_count(ty, m, first.size() as u64)?;
     Some((first, count))
+}
+
+/// gcc's element count of a homogeneous aggregate candidate (aarch64 and arm alike): every
+/// record, union and array at any depth must be exactly its elements, without padding (a
+/// union counts as its largest member). So `struct { float f __attribute__((aligned(8))); }`
+/// (8 bytes holding one float) is no candidate, and neither is a union with it as a member,
+/// even though the union's floats cover its 8 bytes through another member.
+fn padding_free_count(ty: &Type, m: &Machine, base: u64) -> Option<u64> {
+    let count = match ty {
+        Type::Aligned(t, _) => return padding_free_count(t, m, base),
+        Type::Complex(_) => return Some(2),
+        Type::Array(t, n) => padding_free_count(t, m, base)? * n,
+        Type::Record(r) => {
+            let mut count = 0;
+            for f in r.fields.iter().filter(|f| f.bits != Some(0)) {
+                let c = padding_free_count(&f.ty, m, base)?;
+                count = if r.is_union { count.max(c) } else { count + c };
+            }
+            count
+        }
+        _ => return Some(1),
+    };
+    (layout_in(ty, m).size == count * base).then_some(count)
 }
 
 /// Does `ty` hold an array of length 0 (as a member at any depth, or an element)?

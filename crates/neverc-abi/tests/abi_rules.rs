@@ -950,3 +950,31 @@ fn apple_arm64_documented_examples() {
     // "long double is a double-precision floating-point type".
     assert_eq!(args(APPLE, vec![Type::long_double()]), "0.0+8:v0");
 }
+
+#[test]
+fn a_padded_member_makes_no_homogeneous_aggregate() {
+    // Measured with aarch64-linux-gnu-gcc and arm-linux-gnueabihf-gcc 12 (the AArch64
+    // two-compiler test found it): `struct P { float m __attribute__((aligned(8))); }` is
+    // 8 bytes holding one float, so no homogeneous aggregate (x0 / r0-r1), and neither is
+    // `union { struct P s; _Complex float c; }`, although its floats cover its 8 bytes
+    // through the other member.
+    let padded = rec(vec![f("m", Type::Aligned(Box::new(Type::float()), 8))]);
+    assert_eq!(args(A64, vec![padded.clone()]), "0.0+8:x0");
+    let u = Type::Record(Box::new(Record {
+        is_union: true,
+        fields: vec![f("s", padded), f("c", Type::Complex(FloatKind::Float))],
+        ..Record::default()
+    }));
+    assert_eq!(args(A64, vec![u.clone()]), "0.0+8:x0");
+    assert_eq!(args(ARMHF, vec![u]), "0.0+4:r0 0.4+4:r1");
+    // Without the padding the union is an HFA of two floats.
+    let plain = Type::Record(Box::new(Record {
+        is_union: true,
+        fields: vec![
+            f("s", rec(vec![f("m", Type::float())])),
+            f("c", Type::Complex(FloatKind::Float)),
+        ],
+        ..Record::default()
+    }));
+    assert_eq!(args(A64, vec![plain]), "0.0+4:v0 0.4+4:v1");
+}

@@ -206,7 +206,11 @@ impl<'a> Gen<'a> {
         };
         match class {
             RegClass::Float | RegClass::Vector => {
-                if loc.size <= 4 {
+                // A 2-byte piece (a `_Float16` member of a homogeneous aggregate) is
+                // stored as 2 bytes: a 4-byte store would overwrite the next member.
+                if loc.size <= 2 {
+                    Type::F16
+                } else if loc.size <= 4 {
                     Type::F32
                 } else if loc.size <= 8 {
                     Type::F64

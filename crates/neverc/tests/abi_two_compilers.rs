@@ -87,9 +87,6 @@ const AARCH64: Target = Target {
     neverc_args: &["--target=aarch64-linux-gnu"],
     runner: &["qemu-aarch64", "-L", "/usr/aarch64-linux-gnu"],
     excluded: &[
-        // Refused by name by the AArch64 back end (not miscompiled): A1, A2.
-        ("*:int128", "A1"),
-        ("*:float16", "A2"),
         // Not a neverc bug: gcc's own compile stops (see G2).
         ("ret:vector_array_and_zero_length_array", "G2"),
     ],
