@@ -657,35 +657,7 @@ fn remove_block_params(f: &mut Function) -> bool {
             continue;
         }
         changed = true;
-        for &i in &incoming[b] {
-            let strip = |bc: &mut BlockCall| {
-                if bc.block == blk {
-                    let mut k = 0;
-                    bc.args.retain(|_| {
-                        k += 1;
-                        !remove[k - 1]
-                    });
-                }
-            };
-            match &mut f.insts[i.index()].op {
-                Op::Jump(bc) => strip(bc),
-                Op::Branch { then, els, .. } => {
-                    strip(then);
-                    strip(els)
-                }
-                _ => {}
-            }
-        }
-        let kept: Vec<Value> = params
-            .iter()
-            .zip(&remove)
-            .filter(|(_, r)| !**r)
-            .map(|(p, _)| *p)
-            .collect();
-        for (idx, &p) in kept.iter().enumerate() {
-            f.values[p.index()].def = ValueDef::Param(blk, idx as u32);
-        }
-        f.blocks[b].params = kept;
+        drop_params(f, &incoming[b], blk, &params, &remove);
     }
     if changed {
         // A substituted value may itself be a removed parameter: resolve chains.
@@ -701,6 +673,40 @@ fn remove_block_params(f: &mut Function) -> bool {
 /// pure instructions whose results are live and the arguments passed to live parameters;
 /// the rest (cycles of parameters through loops, left by `mem2reg` for temporaries dead
 /// between iterations, and what only they use) goes, the pure instructions to `dce`.
+/// Removes the parameters of `blk` marked in `remove` (`params` are its parameters) and
+/// the matching arguments of the jumps and branches in `incoming` (its predecessors).
+fn drop_params(f: &mut Function, incoming: &[Inst], blk: Block, params: &[Value], remove: &[bool]) {
+    for &i in incoming {
+        let strip = |bc: &mut BlockCall| {
+            if bc.block == blk {
+                let mut k = 0;
+                bc.args.retain(|_| {
+                    k += 1;
+                    !remove[k - 1]
+                });
+            }
+        };
+        match &mut f.insts[i.index()].op {
+            Op::Jump(bc) => strip(bc),
+            Op::Branch { then, els, .. } => {
+                strip(then);
+                strip(els)
+            }
+            _ => {}
+        }
+    }
+    let kept: Vec<Value> = params
+        .iter()
+        .zip(remove)
+        .filter(|(_, r)| !**r)
+        .map(|(p, _)| *p)
+        .collect();
+    for (idx, &p) in kept.iter().enumerate() {
+        f.values[p.index()].def = ValueDef::Param(blk, idx as u32);
+    }
+    f.blocks[blk.index()].params = kept;
+}
+
 fn remove_dead_params(f: &mut Function) -> bool {
     let nb = f.blocks.len();
     let mut incoming: Vec<Vec<Inst>> = vec![Vec::new(); nb];
@@ -761,35 +767,7 @@ fn remove_dead_params(f: &mut Function) -> bool {
         }
         changed = true;
         let blk = Block(b as u32);
-        for &i in &incoming[b] {
-            let strip = |bc: &mut BlockCall| {
-                if bc.block == blk {
-                    let mut k = 0;
-                    bc.args.retain(|_| {
-                        k += 1;
-                        !remove[k - 1]
-                    });
-                }
-            };
-            match &mut f.insts[i.index()].op {
-                Op::Jump(bc) => strip(bc),
-                Op::Branch { then, els, .. } => {
-                    strip(then);
-                    strip(els)
-                }
-                _ => {}
-            }
-        }
-        let kept: Vec<Value> = params
-            .iter()
-            .zip(&remove)
-            .filter(|(_, r)| !**r)
-            .map(|(p, _)| *p)
-            .collect();
-        for (idx, &p) in kept.iter().enumerate() {
-            f.values[p.index()].def = ValueDef::Param(blk, idx as u32);
-        }
-        f.blocks[b].params = kept;
+        drop_params(f, &incoming[b], blk, &params, &remove);
     }
     changed
 }
