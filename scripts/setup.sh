@@ -16,7 +16,7 @@ PACKAGES="
   gcc-arm-none-eabi libnewlib-arm-none-eabi
   gcc-avr binutils-avr avr-libc simavr
   gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
-  csmith creduce gcc-12-source
+  csmith libcsmith-dev creduce gcc-12-source
 "
 
 missing=""

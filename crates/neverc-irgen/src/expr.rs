@@ -2066,6 +2066,21 @@ impl<'a> Gen<'a> {
                 let nx = self.b().unary(UnaryOp::Neg, x);
                 return Rv::Scalar(self.b().select(neg, nx, x));
             }
+            // gcc expands fabs inline at every level, so programs calling it link without
+            // -lm; it must be declared with its standard floating return type.
+            if !self.opts.no_builtin && args.len() == 1 {
+                let want = match n.as_str() {
+                    "fabs" => Some(FloatK::Double),
+                    "fabsf" => Some(FloatK::Float),
+                    "fabsl" => Some(FloatK::LongDouble),
+                    _ => None,
+                };
+                if let Some(k) = want {
+                    if self.expr_type(e) == self.float_kind_type(k) {
+                        return self.libcall_builtin(e, &n, args);
+                    }
+                }
+            }
         }
         let fty = self.decayed_type(f);
         let Some(func) = self
