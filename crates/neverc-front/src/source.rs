@@ -31,10 +31,12 @@ pub struct SourceFile {
     /// `(clean offset, bytes removed before it)` at each place cleaning removed bytes,
     /// sorted, so a clean offset maps back to a raw one.
     removed: Vec<(u32, u32)>,
-    /// Raw offsets at which each line starts.
-    line_starts: Vec<u32>,
-    /// Raw text, kept for showing the source line in diagnostics.
-    raw: Vec<u8>,
+    /// Raw offsets at which each line starts, computed when first asked for (most files
+    /// never need a line number when there is nothing to report).
+    line_starts: std::cell::OnceCell<Vec<u32>>,
+    /// Raw text, kept for showing the source line in diagnostics: the same bytes as `text`
+    /// when cleaning changed nothing, as in most files.
+    raw: Rc<[u8]>,
     /// Presumed name and line set by `#line`: `(clean offset from which it applies, line
     /// number of the next line, name)`.
     pub line_directives: Vec<(u32, u32, Option<String>)>,
@@ -145,6 +147,31 @@ pub fn clean(raw: &[u8], trigraphs: bool) -> Cleaned {
     }
 }
 
+/// Would [`clean`] change anything in `raw`? (No splice, no carriage return, no trigraph
+/// to map, and a final newline.) Looks only at the backslashes and carriage returns.
+pub fn needs_cleaning(raw: &[u8], trigraphs: bool) -> bool {
+    if trigraphs || raw.last().is_some_and(|&b| b != b'\n') {
+        return true;
+    }
+    let mut i = 0;
+    while let Some(p) = crate::lex::memchr2(b'\\', b'\r', &raw[i..]) {
+        i += p;
+        if raw[i] == b'\r' {
+            return true;
+        }
+        // A backslash splices only before a newline (blanks between allowed).
+        let mut j = i + 1;
+        while j < raw.len() && matches!(raw[j], b' ' | b'\t' | b'\x0c') {
+            j += 1;
+        }
+        if j < raw.len() && matches!(raw[j], b'\n' | b'\r') {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
 fn trigraph(c: u8) -> Option<u8> {
     Some(match c {
         b'=' => b'#',
@@ -162,22 +189,48 @@ fn trigraph(c: u8) -> Option<u8> {
 
 impl SourceFile {
     pub fn new(name: String, path: Option<PathBuf>, raw: Vec<u8>, cleaned: Cleaned) -> Self {
-        let mut line_starts = Vec::with_capacity(raw.len() / 24 + 1);
-        line_starts.push(0u32);
-        let mut i = 0;
-        while let Some(p) = crate::lex::memchr(b'\n', &raw[i..]) {
-            i += p + 1;
-            line_starts.push(i as u32);
-        }
         SourceFile {
             name,
             path,
             text: cleaned.text.into(),
             removed: cleaned.removed,
-            line_starts,
-            raw,
+            line_starts: Default::default(),
+            raw: raw.into(),
             line_directives: Vec::new(),
         }
+    }
+
+    /// A file from its raw bytes: cleaned (translation phases 1-2) only if that changes
+    /// something; otherwise the cleaned text is the raw text, kept once.
+    pub fn load(name: String, path: Option<PathBuf>, raw: Vec<u8>, trigraphs: bool) -> Self {
+        if needs_cleaning(&raw, trigraphs) {
+            let c = clean(&raw, trigraphs);
+            return SourceFile::new(name, path, raw, c);
+        }
+        let text: Rc<[u8]> = raw.into();
+        SourceFile {
+            name,
+            path,
+            raw: text.clone(),
+            text,
+            removed: Vec::new(),
+            line_starts: Default::default(),
+            line_directives: Vec::new(),
+        }
+    }
+
+    fn line_starts(&self) -> &[u32] {
+        self.line_starts.get_or_init(|| {
+            let raw = &*self.raw;
+            let mut starts = Vec::with_capacity(raw.len() / 24 + 1);
+            starts.push(0u32);
+            let mut i = 0;
+            while let Some(p) = crate::lex::memchr(b'\n', &raw[i..]) {
+                i += p + 1;
+                starts.push(i as u32);
+            }
+            starts
+        })
     }
 
     fn raw_offset(&self, clean: u32) -> u32 {
@@ -190,18 +243,19 @@ impl SourceFile {
     /// Physical 1-based line and 1-based byte column of a clean offset.
     pub fn physical_line_col(&self, clean: u32) -> (u32, u32) {
         let raw = self.raw_offset(clean).min(self.raw.len() as u32);
-        let line = self.line_starts.partition_point(|&s| s <= raw);
-        let start = self.line_starts[line - 1];
+        let line_starts = self.line_starts();
+        let line = line_starts.partition_point(|&s| s <= raw);
+        let start = line_starts[line - 1];
         (line as u32, raw - start + 1)
     }
 
     /// The text of a physical line (1-based), without its newline.
     pub fn line_text(&self, line: u32) -> &[u8] {
-        let Some(&start) = self.line_starts.get(line as usize - 1) else {
+        let line_starts = self.line_starts();
+        let Some(&start) = line_starts.get(line as usize - 1) else {
             return b"";
         };
-        let end = self
-            .line_starts
+        let end = line_starts
             .get(line as usize)
             .map(|&e| e - 1)
             .unwrap_or(self.raw.len() as u32);
@@ -366,6 +420,32 @@ mod tests {
     fn trigraphs_only_when_enabled() {
         assert_eq!(clean(b"??=define X ??/\n1", true).text, b"#define X 1\n");
         assert_eq!(clean(b"??=x", false).text, b"??=x\n");
+    }
+
+    #[test]
+    fn load_keeps_one_copy_only_when_nothing_changes() {
+        for (raw, tri) in [
+            ("a\\\nb\n", false),
+            ("a\\ \nb\n", false),
+            ("a\r\nb\n", false),
+            ("a\nb", false),
+            ("a\n", true),
+            ("x = '\\n';\n", false),
+            ("a \\\n", false),
+            ("", false),
+        ] {
+            let loaded = SourceFile::load("t.c".into(), None, raw.as_bytes().to_vec(), tri);
+            let c = clean(raw.as_bytes(), tri);
+            assert_eq!(&*loaded.text, &c.text[..], "{raw:?}");
+            assert_eq!(
+                needs_cleaning(raw.as_bytes(), tri),
+                c.text != raw.as_bytes() || tri,
+                "{raw:?}"
+            );
+        }
+        let f = SourceFile::load("t.c".into(), None, b"x = '\\n';\ny\n".to_vec(), false);
+        assert!(Rc::ptr_eq(&f.text, &f.raw));
+        assert_eq!(f.physical_line_col(10), (2, 1));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 use super::Preprocessor;
 use crate::diag::{Diagnostic, Level};
 use crate::lex::p;
-use crate::source::{clean, Loc, SourceFile};
+use crate::source::{Loc, SourceFile};
 use crate::token::{flags, TokKind, Token};
 use std::path::{Path, PathBuf};
 
@@ -304,8 +304,7 @@ impl Preprocessor {
                 return;
             }
         };
-        let c = clean(&raw, self.opts.trigraphs);
-        let file = SourceFile::new(name.clone(), Some(path), raw, c);
+        let file = SourceFile::load(name.clone(), Some(path), raw, self.opts.trigraphs);
         let id = self.sm.add_included(file, includer);
         self.push_frame(id, dir_index, system, includer.is_none());
         // Listed when reading it starts, so forced includes appear in command-line order.

@@ -109,11 +109,12 @@ pub enum Event {
         forced: bool,
         system: bool,
     },
-    /// A file ended; reading goes on in `to` at `line` (unless `forced`: then the next
-    /// forced include or the main file starts).
+    /// A file ended; reading goes on in `to` at clean offset `offset` (unless `forced`:
+    /// then the next forced include or the main file starts). An offset, not a line: most
+    /// consumers never need the line, and finding it means scanning the includer's text.
     Leave {
         to: FileId,
-        line: u32,
+        offset: u32,
         forced: bool,
         system: bool,
     },
@@ -354,8 +355,7 @@ impl Preprocessor {
     /// which the driver renders as `#define`/`#undef` lines), as gcc's `<built-in>` and
     /// `<command-line>` buffers.
     pub fn run_builtin_text(&mut self, name: &str, text: &str) {
-        let c = clean(text.as_bytes(), false);
-        let file = SourceFile::new(name.into(), None, text.as_bytes().to_vec(), c);
+        let file = SourceFile::load(name.into(), None, text.as_bytes().to_vec(), false);
         let id = self.sm.add(file);
         self.push_frame(id, None, false, true);
         // Read to the end of this buffer only.
@@ -375,8 +375,7 @@ impl Preprocessor {
 
     /// Starts reading the main file (already read into memory).
     pub fn enter_main(&mut self, name: &str, path: Option<PathBuf>, raw: Vec<u8>) {
-        let c = clean(&raw, self.opts.trigraphs);
-        let file = SourceFile::new(name.into(), path, raw, c);
+        let file = SourceFile::load(name.into(), path, raw, self.opts.trigraphs);
         let id = self.sm.add(file);
         self.main_file = id;
         self.base_file = name.to_string();
@@ -599,14 +598,11 @@ impl Preprocessor {
             }
         }
         if let Some(includer) = self.frames.last() {
-            let (line, _) = self
-                .sm
-                .file(includer.file)
-                .presumed(includer.lexer.pos() as u32);
+            let offset = includer.lexer.pos() as u32;
             let system = includer.system;
             self.events.push(Event::Leave {
                 to: includer.file,
-                line,
+                offset,
                 forced: frame.forced,
                 system,
             });

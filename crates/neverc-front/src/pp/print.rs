@@ -129,10 +129,13 @@ impl<W: Write> Printer<'_, W> {
             }
             Event::Leave {
                 to,
-                line,
+                offset,
                 forced: false,
                 system,
-            } => self.marker(pp, to, line, " 2", system),
+            } => {
+                let (line, _) = pp.sm.file(to).presumed(offset);
+                self.marker(pp, to, line, " 2", system)
+            }
             Event::Line { file, line } => self.marker(pp, file, line, "", self.system),
             Event::Pragma { text, loc } => self.directive_line(pp, &format!("#pragma {text}"), loc),
             Event::Ident { text, loc } => self.directive_line(pp, &format!("#ident {text}"), loc),
