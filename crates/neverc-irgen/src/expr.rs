@@ -3197,13 +3197,17 @@ impl<'a> Gen<'a> {
                 };
                 let x = self.scalar_as(args[0], ft);
                 let t = self.ir_type(ft).unwrap();
-                let z = self.zero_of(t);
-                let neg = self.b().fcmp(FloatCC::Lt, x, z);
-                let n = self.b().unary(UnaryOp::FNeg, x);
-                // -0.0 stays -0.0 here; fabs(-0.0) is +0.0, so also fix zero.
-                let r = self.b().select(neg, n, x);
-                let isz = self.b().fcmp(FloatCC::Eq, x, z);
-                let r = self.b().select(isz, z, r);
+                // Clear the sign bit (a compare and negate would keep -0.0 and a negative
+                // NaN negative): through memory, which works for every float format.
+                let slot = self.b().add_slot(16, 16);
+                let a = self.b().slot_addr(slot);
+                self.b().store(x, a, 0, MemFlags::aligned(16));
+                let top = t.bytes() as i32 - 1;
+                let byte = self.b().load(Type::I8, a, top, MemFlags::aligned(1));
+                let m = self.b().iconst(Type::I8, 0x7f);
+                let byte = self.b().binary(BinaryOp::And, byte, m);
+                self.b().store(byte, a, top, MemFlags::aligned(1));
+                let r = self.b().load(t, a, 0, MemFlags::aligned(16));
                 return Rv::Scalar(r);
             }
             "alloca" => {

@@ -13,5 +13,11 @@ int main(void) {
     printf("%g %g\n", (double)fabsf(f), (double)fabsf(0.5f));
     printf("%Lg %Lg\n", fabsl(l), fabsl(-l));
     printf("%d\n", signbit(fabs(z)) != 0);
+    /* A negative NaN loses its sign too. */
+    volatile double nan_neg = -__builtin_nan("");
+    volatile float nanf_neg = -__builtin_nanf("");
+    volatile long double nanl_neg = -__builtin_nanl("");
+    printf("%d %d %d %d\n", signbit(nan_neg) != 0, signbit(fabs(nan_neg)) != 0,
+           signbit(fabsf(nanf_neg)) != 0, signbit(fabsl(nanl_neg)) != 0);
     return 0;
 }
