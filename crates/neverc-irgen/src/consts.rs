@@ -177,7 +177,7 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
         ExprKind::Paren(x) | ExprKind::Unary(UnOp::Extension | UnOp::Plus, x) => eval_int(g, *x)?,
         ExprKind::SizeofType(tn) => {
             let t = *g.t.type_names.get(tn)?;
-            if matches!(g.t.types.kind(t), Kind::Array(_, ArrLen::Vla)) {
+            if matches!(g.t.types.kind(t), Kind::Array(_, ArrLen::Vla(_))) {
                 return None;
             }
             g.t.types.size_align(t)?.0 as i128
@@ -360,7 +360,7 @@ fn saturate(g: &Gen, ty: TypeId, v: i128) -> i128 {
 
 fn has_vla(g: &Gen, t: TypeId) -> bool {
     match g.t.types.kind(t) {
-        Kind::Array(_, ArrLen::Vla) => true,
+        Kind::Array(_, ArrLen::Vla(_)) => true,
         Kind::Array(e, _) => has_vla(g, *e),
         _ => false,
     }
@@ -1247,6 +1247,10 @@ impl<'a> Gen<'a> {
                 let y = self.const_expr(*b)?;
                 let at = self.t.types.decay(self.expr_type(*a));
                 let bt = self.t.types.decay(self.expr_type(*b));
+                if self.runtime_pointee(at).is_some() || self.runtime_pointee(bt).is_some() {
+                    // Steps of a size known only at run time.
+                    return None;
+                }
                 match (x, y) {
                     (CVal::Addr(s, o), CVal::Int(i))
                         if matches!(op, BinOp::Add | BinOp::Sub) && self.is_pointer(at) =>
@@ -1515,6 +1519,9 @@ impl<'a> Gen<'a> {
                 } else {
                     (*i, *a, self.t.types.decay(self.expr_type(*i)))
                 };
+                if self.runtime_pointee(pt).is_some() {
+                    return None;
+                }
                 let base = self.const_expr(pe)?;
                 let k = eval_int(self, ie)?;
                 let sz = self.pointee_size(pt) as i64;

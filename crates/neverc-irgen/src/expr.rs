@@ -598,24 +598,14 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Does a pointer point to an array whose length is known only at run time?
-    pub fn variably_modified_pointee(&self, pt: TypeId) -> bool {
-        let Some(p) = self.t.types.pointee(pt) else {
-            return false;
+    /// The size of what a pointer (or array) type's elements are, when it is known only
+    /// at run time (a pointer to a VLA).
+    pub fn runtime_pointee(&self, pt: TypeId) -> Option<TypeId> {
+        let p = match *self.t.types.kind(pt) {
+            Kind::Pointer(p) | Kind::Array(p, _) => p,
+            _ => return None,
         };
-        let mut t = p;
-        while let Kind::Array(e, n) = self.t.types.kind(t) {
-            if *n == ArrLen::Vla {
-                return true;
-            }
-            t = *e;
-        }
-        false
-    }
-
-    fn vm_refusal(&mut self) {
-        let loc = self.cur_loc;
-        self.refuse(loc, "pointer arithmetic on a variably modified type");
+        self.runtime_sized(p).then_some(p)
     }
 
     /// The instruction defining `v`, if any.
@@ -765,6 +755,11 @@ impl<'a> Gen<'a> {
                 }
             }
             ExprKind::CompoundLit(tn, init) => {
+                let ast = self.ast;
+                if self.fs.is_some() && self.declarator_has_runtime_sizes(&ast.type_name(*tn).decl)
+                {
+                    self.eval_declarator_sizes(&ast.type_name(*tn).decl);
+                }
                 let cty = self.t.type_names.get(tn).copied().unwrap_or(ty);
                 let cty = if matches!(self.t.types.kind(cty), Kind::Array(_, ArrLen::Unknown)) {
                     ty
@@ -864,9 +859,6 @@ impl<'a> Gen<'a> {
     /// `p + i` (or `p - i`) scaled by the pointee size.
     pub fn ptr_add(&mut self, p: Value, pt: TypeId, i: Value, it: TypeId, sub: bool) -> Value {
         let size = self.pointee_size(pt) as i128;
-        if self.variably_modified_pointee(pt) {
-            self.vm_refusal();
-        }
         let iv = {
             let i64t = self.t.types.int(if self.is_signed(it) {
                 neverc_abi::IntKind::Long
@@ -875,7 +867,10 @@ impl<'a> Gen<'a> {
             });
             self.convert(i, it, i64t)
         };
-        let scaled = if size == 1 {
+        let scaled = if let Some(el) = self.runtime_pointee(pt) {
+            let s = self.size_value(el);
+            self.b().binary(BinaryOp::Mul, iv, s)
+        } else if size == 1 {
             iv
         } else {
             let s = self.b().iconst(Type::I64, size);
@@ -932,7 +927,7 @@ impl<'a> Gen<'a> {
             return match h {
                 Home::Slot(s) => self.b().slot_addr(s),
                 Home::Addr(v) => v,
-                Home::Vla(a, _) => {
+                Home::Vla(a) => {
                     let a = self.b().slot_addr(a);
                     self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8))
                 }
@@ -1259,7 +1254,12 @@ impl<'a> Gen<'a> {
                 let lv = self.lvalue(e);
                 self.load(lv)
             }
-            ExprKind::Cast(_, x) => {
+            ExprKind::Cast(tn, x) => {
+                // A cast to a variably modified type evaluates its sizes (`(int (*)[n])p`).
+                let ast = self.ast;
+                if self.declarator_has_runtime_sizes(&ast.type_name(*tn).decl) {
+                    self.eval_declarator_sizes(&ast.type_name(*tn).decl);
+                }
                 if matches!(self.t.types.kind(ty), Kind::Void) {
                     self.effect(*x);
                     return Rv::Void;
@@ -1327,7 +1327,8 @@ impl<'a> Gen<'a> {
                 Some(v) => Rv::Scalar(self.int_const(ty, v)),
                 None => {
                     if let Some(v) = self.vla_sizeof(ex) {
-                        return Rv::Scalar(v);
+                        let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+                        return Rv::Scalar(self.convert(v, ulong, ty));
                     }
                     self.refuse(ex.loc, "sizeof of a variable length array");
                     Rv::Scalar(self.int_const(ty, 0))
@@ -1363,20 +1364,29 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// `sizeof a` for a variable length array object: its recorded size.
+    /// `sizeof` of a type whose size is known at run time: a type name's sizes are
+    /// evaluated here; an expression of such a type is evaluated (C17 6.5.3.4p2).
     fn vla_sizeof(&mut self, ex: &neverc_front::parse::ast::Expr) -> Option<Value> {
-        let ExprKind::SizeofExpr(mut x) = ex.kind else {
-            return None;
+        let t = match ex.kind {
+            ExprKind::SizeofType(tn) => {
+                let ast = self.ast;
+                self.eval_declarator_sizes(&ast.type_name(tn).decl);
+                *self.t.type_names.get(&tn)?
+            }
+            ExprKind::SizeofExpr(x) => {
+                let t = self.expr_type(x);
+                if self.runtime_sized(t) {
+                    self.effect(x);
+                }
+                t
+            }
+            _ => return None,
         };
-        while let ExprKind::Paren(y) = self.ast.expr(x).kind {
-            x = y;
+        if !self.runtime_sized(t) {
+            return None;
         }
-        let o = *self.t.refs.get(&x)?;
-        let Home::Vla(_, s) = self.fs.as_ref()?.locals.get(&o).copied()? else {
-            return None;
-        };
-        let a = self.b().slot_addr(s);
-        Some(self.b().load(Type::I64, a, 0, MemFlags::aligned(8)))
+        self.cur_loc = ex.loc;
+        Some(self.size_value(t))
     }
 
     /// gcc gives a bit-field wider than `int` but narrower than its declared type a type
@@ -1731,7 +1741,10 @@ impl<'a> Gen<'a> {
                 let y = self.b().conv(ConvOp::Bitcast, bv, Type::I64);
                 let d = self.b().binary(BinaryOp::Sub, x, y);
                 let size = self.pointee_size(at).max(1) as i128;
-                let d = if size > 1 {
+                let d = if let Some(el) = self.runtime_pointee(at) {
+                    let s = self.size_value(el);
+                    self.b().binary(BinaryOp::SDiv, d, s)
+                } else if size > 1 {
                     let s = self.b().iconst(Type::I64, size);
                     self.b().binary(BinaryOp::SDiv, d, s)
                 } else {

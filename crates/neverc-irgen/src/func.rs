@@ -14,8 +14,8 @@ pub enum Home {
     Slot(Slot),
     /// An address computed at entry (a parameter passed by reference or in memory).
     Addr(Value),
-    /// A variable length array: slots holding its address and its size in bytes.
-    Vla(Slot, Slot),
+    /// An array whose size is known at run time: the slot holding its address.
+    Vla(Slot),
 }
 
 pub struct FnState {
@@ -57,6 +57,9 @@ pub struct FnState {
     /// AAPCS64 (Linux) variadic function: the general and SIMD registers its named
     /// parameters leave used (NGRN, NSRN), for `va_start`'s `__gr_offs` and `__vr_offs`.
     pub aapcs64_regs_used: Option<(u32, u32)>,
+    /// The slot holding the size in bytes of each variable length array type evaluated so
+    /// far, by its size expression (see `vm.rs`).
+    pub vla_bytes: FxHashMap<neverc_front::parse::ast::ExprId, Slot>,
 }
 
 /// The general and SIMD registers (NGRN, NSRN) the named parameters of `sig` leave used
@@ -263,6 +266,7 @@ impl<'a> Gen<'a> {
                 && self.machine.arch == neverc_target::Arch::AArch64
                 && self.machine.os == neverc_target::Os::Linux)
                 .then(|| aapcs64_regs_used(self.machine, &sig)),
+            vla_bytes: FxHashMap::default(),
         });
         let (entry_tys, entry_decl, entry_params) = if nested {
             let mut decl2 = declared.clone();
@@ -283,20 +287,15 @@ impl<'a> Gen<'a> {
             let layout = self.nested_layouts.get(&o).cloned().unwrap_or_default();
             self.fs().outer = Some((slot, layout));
         }
-        // Array sizes in parameter declarations are evaluated at entry (`int b[n++]`).
+        // Array sizes in parameter declarations are evaluated at entry, in order
+        // (`int b[n++]`; `int m[r][c]` is a pointer to `int[c]`, whose size is kept).
         if let Some(neverc_front::parse::ast::Derived::Function { params: ps, .. }) = decl
             .derived
             .iter()
             .find(|d| matches!(d, neverc_front::parse::ast::Derived::Function { .. }))
         {
             for p in ps {
-                for d in &p.decl.derived {
-                    if let neverc_front::parse::ast::Derived::Array { size: Some(e), .. } = d {
-                        if self.const_int(*e).is_none() {
-                            self.effect(*e);
-                        }
-                    }
-                }
+                self.eval_declarator_sizes(&p.decl);
             }
         }
         self.stmt(*body);

@@ -16,6 +16,7 @@ mod func;
 mod softfloat;
 mod stmt;
 mod ty;
+mod vm;
 
 use neverc_abi::Machine;
 use neverc_front::parse::ast::{Ast, Attr, DeclId, DeclKind, ExprId, Storage};
@@ -220,6 +221,9 @@ pub(crate) struct Gen<'a> {
     pub size_cache: std::cell::RefCell<Vec<Option<(u64, u32)>>>,
     /// `ir_type` of each type asked about, by type number.
     pub ir_type_cache: std::cell::RefCell<Vec<Option<Option<neverc_ir::Type>>>>,
+    /// Each variable length array size expression's array type, and how many types of the
+    /// table were scanned for them (see `vm.rs`).
+    pub vla_arrays: (FxHashMap<neverc_front::parse::ast::ExprId, TypeId>, usize),
 }
 
 impl<'a> Gen<'a> {
@@ -264,6 +268,7 @@ impl<'a> Gen<'a> {
             wide_bitfields: (false, 0),
             size_cache: Default::default(),
             ir_type_cache: Default::default(),
+            vla_arrays: Default::default(),
         }
     }
 

@@ -313,12 +313,10 @@ impl<'a> Gen<'a> {
                 return false;
             };
             (0..64).any(|k| {
-                self.t.decl_ords.get(&(d, k)).is_some_and(|&o| {
-                    matches!(
-                        self.t.types.kind(self.t.ords[o as usize].ty),
-                        Kind::Array(_, ArrLen::Vla)
-                    )
-                })
+                self.t
+                    .decl_ords
+                    .get(&(d, k))
+                    .is_some_and(|&o| self.t.types.is_vla(self.t.ords[o as usize].ty))
             })
         })
     }
@@ -530,7 +528,10 @@ impl<'a> Gen<'a> {
         };
         let sp = ast.spec(*specs);
         if sp.storage == Some(Storage::Typedef) {
-            // A VLA typedef's size would be evaluated here.
+            // A variably modified typedef's sizes are evaluated here, once (C17 6.7.8p3).
+            for id in list {
+                self.eval_declarator_sizes(&id.decl);
+            }
             return;
         }
         for (i, id) in list.iter().enumerate() {
@@ -538,8 +539,14 @@ impl<'a> Gen<'a> {
                 continue;
             };
             let ty = self.t.ords[o as usize].ty;
-            if matches!(self.t.types.kind(ty), Kind::Func(_)) || sp.storage == Some(Storage::Extern)
-            {
+            if matches!(self.t.types.kind(ty), Kind::Func(_)) {
+                continue;
+            }
+            // The declarator's array sizes, evaluated each time the declaration is
+            // reached (a pointer to a VLA, `extern int (*p)[n]`, has them too).
+            self.cur_loc = id.decl.loc;
+            self.eval_declarator_sizes(&id.decl);
+            if sp.storage == Some(Storage::Extern) {
                 continue;
             }
             if sp.storage == Some(Storage::Static) || sp.thread_local {
@@ -558,9 +565,13 @@ impl<'a> Gen<'a> {
                 self.static_object(o, sym, id.init, id.decl.loc, al);
                 continue;
             }
-            if let Kind::Array(el, ArrLen::Vla) = *self.t.types.kind(ty) {
+            if self.runtime_sized(ty) {
                 let al = self.declared_align(sp, &id.decl);
-                self.vla(o, el, &id.decl, al.unwrap_or(1));
+                if id.init.is_some() {
+                    // (Sema diagnoses it; never silently dropped.)
+                    self.refuse(id.decl.loc, "an initialized variable length array");
+                }
+                self.vla(o, ty, al.unwrap_or(1));
                 continue;
             }
             if self.t.types.size_align(ty).is_none() {
@@ -595,32 +606,12 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// A one-dimensional variable length array: its bytes from `alloca` (aligned as its
-    /// elements or as declared, `_Alignas`), its address and its size (for `sizeof`) in
-    /// slots.
-    fn vla(
-        &mut self,
-        o: u32,
-        el: TypeId,
-        d: &neverc_front::parse::ast::Declarator,
-        declared_align: u32,
-    ) {
-        use neverc_front::parse::ast::Derived;
-        let len = match d.derived.first() {
-            Some(Derived::Array { size: Some(e), .. })
-                if !matches!(self.t.types.kind(el), Kind::Array(_, ArrLen::Vla)) =>
-            {
-                *e
-            }
-            _ => {
-                self.refuse(d.loc, "multi-dimensional variable length arrays");
-                let slot = self.b().add_slot(8, 8);
-                self.fs().locals.insert(o, Home::Slot(slot));
-                return;
-            }
-        };
-        let (esize, ealign) = self.size_align(el);
-        let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
+    /// An array whose size is known at run time (a VLA, any of its dimensions
+    /// variable): its bytes from `alloca` (aligned as its elements or as declared,
+    /// `_Alignas`) and its address in a slot. Its size is its type's, in the slots
+    /// `eval_declarator_sizes` filled.
+    fn vla(&mut self, o: u32, ty: TypeId, declared_align: u32) {
+        let ealign = self.vm_align(ty);
         // Executing the declaration again (a jump back before it) first frees the
         // previous allocation: the stack pointer from before it is kept in a slot that
         // the entry block clears.
@@ -641,9 +632,7 @@ impl<'a> Gen<'a> {
         let sp = self.b().push(Op::StackSave, Some(Type::Ptr)).unwrap();
         let spa = self.b().slot_addr(sp_slot);
         self.b().store(sp, spa, 0, MemFlags::aligned(8));
-        let n = self.scalar_as(len, ulong);
-        let es = self.b().iconst(Type::I64, esize as i128);
-        let bytes = self.b().binary(BinaryOp::Mul, n, es);
+        let bytes = self.size_value(ty);
         let addr = self
             .b()
             .push(
@@ -657,10 +646,7 @@ impl<'a> Gen<'a> {
         let aslot = self.b().add_slot(8, 8);
         let a = self.b().slot_addr(aslot);
         self.b().store(addr, a, 0, MemFlags::aligned(8));
-        let sslot = self.b().add_slot(8, 8);
-        let s = self.b().slot_addr(sslot);
-        self.b().store(bytes, s, 0, MemFlags::aligned(8));
-        self.fs().locals.insert(o, Home::Vla(aslot, sslot));
+        self.fs().locals.insert(o, Home::Vla(aslot));
     }
 
     /// A type sema could not model (vector types, transparent unions) somewhere inside.

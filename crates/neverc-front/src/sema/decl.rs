@@ -570,7 +570,7 @@ impl<'a> Sema<'a> {
                             matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown));
                         let ty = if !flexible
                             && !self.types.is_error(ty)
-                            && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla))
+                            && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla(_)))
                             && !self.types.is_complete(ty)
                         {
                             if let Some(nm) = name {
@@ -1113,7 +1113,7 @@ impl<'a> Sema<'a> {
                         continue;
                     }
                     let len = if *star {
-                        ArrLen::Vla
+                        ArrLen::Vla(None)
                     } else if let Some(sz) = size {
                         // (Typed by `array_derivation_ok`.)
                         match self.eval(*sz) {
@@ -1157,7 +1157,7 @@ impl<'a> Sema<'a> {
                                 }
                                 ArrLen::Fixed(v as u64)
                             }
-                            None => ArrLen::Vla,
+                            None => ArrLen::Vla(Some(*sz)),
                         }
                     } else {
                         ArrLen::Unknown
@@ -1564,7 +1564,7 @@ impl<'a> Sema<'a> {
                     );
                     continue;
                 }
-                if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla)) {
+                if self.types.is_vla(ty) {
                     let len = self.tok_len_at(at);
                     self.error(at, len, "variable-sized object may not be initialized");
                 }
@@ -1661,7 +1661,7 @@ impl<'a> Sema<'a> {
                     }
                 } else if !self.types.is_error(ty)
                     && !self.types.is_complete(ty)
-                    && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla))
+                    && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla(_)))
                 {
                     self.error(
                         id.decl.loc,
@@ -2353,7 +2353,7 @@ impl<'a> Sema<'a> {
     /// Is the type variably modified (C17 6.7.6p3), function types aside?
     pub(crate) fn variably_modified(&self, t: TypeId) -> bool {
         match *self.types.kind(t) {
-            Kind::Array(_, ArrLen::Vla) => true,
+            Kind::Array(_, ArrLen::Vla(_)) => true,
             Kind::Array(e, _) | Kind::Pointer(e) => self.variably_modified(e),
             _ => false,
         }
@@ -2389,7 +2389,7 @@ impl<'a> Sema<'a> {
             Some(Storage::Extern) => {
                 Some("object with variably modified type must have no linkage".to_string())
             }
-            Some(Storage::Static) if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla)) => {
+            Some(Storage::Static) if self.types.is_vla(ty) => {
                 Some(format!("storage size of '{n}' isn't constant"))
             }
             _ => None,

@@ -686,7 +686,7 @@ impl<'a> Sema<'a> {
             }
             ExprKind::CompoundLit(tn, init) => {
                 let mut t = self.type_name(*tn);
-                if matches!(self.types.kind(t), Kind::Array(_, ArrLen::Vla)) {
+                if self.types.is_vla(t) {
                     self.error(ex.loc, 1, "compound literal has variable size");
                     self.init(*init);
                     return TypeId::ERROR;
@@ -2671,7 +2671,7 @@ impl<'a> Sema<'a> {
             || self.types.is_void(t)
             || matches!(self.types.kind(t), Kind::Func(_))
             || self.types.is_complete(t)
-            || matches!(self.types.kind(t), Kind::Array(_, ArrLen::Vla))
+            || matches!(self.types.kind(t), Kind::Array(_, ArrLen::Vla(_)))
         {
             return;
         }

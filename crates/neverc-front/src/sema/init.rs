@@ -96,7 +96,7 @@ impl<'a> Sema<'a> {
                     self.init_string(elem, len, e, path, nested, None);
                 } else if self.compound_literal(e) && self.types.compatible_unqual(ty, et) {
                     // GNU: an array from a compound literal of its type.
-                } else if len != ArrLen::Vla {
+                } else if !matches!(len, ArrLen::Vla(_)) {
                     let (loc, len) = self.start_loc(e);
                     self.error(loc, len, "invalid initializer");
                 }
@@ -224,7 +224,7 @@ impl<'a> Sema<'a> {
             return;
         }
         match self.types.kind(ty) {
-            Kind::Array(_, ArrLen::Vla) | Kind::Func(_) => return,
+            Kind::Array(_, ArrLen::Vla(_)) | Kind::Func(_) => return,
             Kind::Vector(..) | Kind::Complex(_) => {
                 cx.gave_up = true;
                 return;

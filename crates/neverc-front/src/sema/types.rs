@@ -33,8 +33,10 @@ pub enum ArrLen {
     /// `[]`: incomplete (or a flexible array member).
     Unknown,
     Fixed(u64),
-    /// A variable length array (or `[*]`).
-    Vla,
+    /// A variable length array: its size expression, which is also its identity (each
+    /// declarator's `[n]` is a type of its own, whose size irgen evaluates where the
+    /// declarator is reached), or None for `[*]`. Any two are compatible.
+    Vla(Option<crate::parse::ast::ExprId>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -608,7 +610,7 @@ impl TypeTable {
                 match n {
                     ArrLen::Fixed(n) => A::array(e, *n),
                     ArrLen::Unknown => A::array(e, 0),
-                    ArrLen::Vla => return None,
+                    ArrLen::Vla(_) => return None,
                 }
             }
             Kind::Record(r) => {
@@ -686,9 +688,25 @@ impl TypeTable {
 
     /// `_Alignof` (`c11`, see `neverc_abi::c11_alignof`) or `__alignof__` of a type.
     pub fn alignof(&self, id: TypeId, c11: bool) -> Option<u32> {
+        // A variable length array is aligned as its elements.
+        if let Kind::Array(e, ArrLen::Vla(_)) = *self.kind(id) {
+            if self.typedef_align(id) == 0 {
+                return self.alignof(e, c11);
+            }
+        }
         match self.to_abi(id) {
             Some(t) if c11 => Some(neverc_abi::c11_alignof(&t, self.machine)),
             _ => self.size_align(id).map(|s| s.1),
+        }
+    }
+
+    /// Is the type an array whose size is known only at run time (a VLA, or an array of
+    /// them: `int[3][n]`)?
+    pub fn is_vla(&self, id: TypeId) -> bool {
+        match *self.kind(id) {
+            Kind::Array(_, ArrLen::Vla(_)) => true,
+            Kind::Array(e, _) => self.is_vla(e),
+            _ => false,
         }
     }
 
@@ -757,7 +775,7 @@ impl TypeTable {
                 let d = match n {
                     ArrLen::Fixed(n) => format!("{inner}[{n}]"),
                     ArrLen::Unknown => format!("{inner}[]"),
-                    ArrLen::Vla => format!("{inner}[*]"),
+                    ArrLen::Vla(_) => format!("{inner}[*]"),
                 };
                 self.split(*e, d, interner)
             }
