@@ -527,6 +527,7 @@ impl<'a> Gen<'a> {
             return;
         };
         let sp = ast.spec(*specs);
+        self.eval_specs_sizes(sp);
         if sp.storage == Some(Storage::Typedef) {
             // A variably modified typedef's sizes are evaluated here, once (C17 6.7.8p3).
             for id in list {

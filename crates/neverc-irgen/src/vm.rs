@@ -10,7 +10,7 @@
 //! never given a wrong size.
 
 use crate::Gen;
-use neverc_front::parse::ast::{Declarator, Derived, ExprId};
+use neverc_front::parse::ast::{DeclSpecs, Declarator, Derived, ExprId, TypeSpec};
 use neverc_front::sema::{ArrLen, Kind, TypeId};
 use neverc_front::token::FxHashMap;
 use neverc_ir::*;
@@ -113,6 +113,15 @@ impl Gen<'_> {
             };
             let a = self.b().slot_addr(slot);
             self.b().store(bytes, a, 0, MemFlags::aligned(8));
+        }
+    }
+
+    /// The sizes in a declaration's specifiers: `typeof(int[n])`, evaluated once per
+    /// declaration, before its declarators.
+    pub fn eval_specs_sizes(&mut self, sp: &DeclSpecs) {
+        if let TypeSpec::TypeofType(tn, _) = sp.ty {
+            let ast = self.ast;
+            self.eval_declarator_sizes(&ast.type_name(tn).decl);
         }
     }
 

@@ -59,5 +59,13 @@ int main(void) {
     printf("%d %d %d\n", (int)z, before, i);
     size_t y = sizeof(i++);
     printf("%d %d\n", (int)y, i);
+
+    /* typeof of a VLA type name (evaluated at the declaration) and of a VLA object. */
+    int u = 5;
+    __typeof__(int[u][2]) tv;
+    __typeof__(tv) tw;
+    u = 1;
+    tw[4][1] = 3;
+    printf("%d %d %d\n", (int)sizeof tv, (int)sizeof tw[0], tw[4][1]);
     return 0;
 }
