@@ -182,6 +182,82 @@ impl Lexer {
         }
     }
 
+    /// Passes over the tokens left on the line without making them (no interning), stopping
+    /// before the newline that ends it, for lines of a skipped group and skipped directives.
+    /// The line ends where `next` would see it end: a block comment may carry it on, and a
+    /// quote or pp-number is scanned as `next` scans it. Reports what `next` reports while
+    /// [`Lexer::skipping`]: only unterminated comments and `"` strings.
+    pub fn skip_line_tokens(&mut self) {
+        let n = self.text.len();
+        while self.pos < n {
+            let b = self.text[self.pos];
+            match b {
+                b'\n' => return,
+                b'/' if self.at(self.pos + 1) == b'*' => {
+                    self.skip_block_comment();
+                }
+                b'/' if self.at(self.pos + 1) == b'/' && self.opts.line_comments => {
+                    self.pos = memchr(b'\n', &self.text[self.pos..])
+                        .map_or(self.text.len(), |e| self.pos + e);
+                    return;
+                }
+                b'"' | b'\'' => self.skip_quoted(b, self.pos),
+                _ if b.is_ascii_digit()
+                    || (b == b'.' && self.at(self.pos + 1).is_ascii_digit()) =>
+                {
+                    self.lex_number()
+                }
+                _ if is_ident_start(b, self.opts.dollars) => {
+                    // The bytes `lex_ident` takes (a UCN's backslash aside, which changes
+                    // nothing here: no prefix ends in one).
+                    let start = self.pos;
+                    let dollars = self.opts.dollars;
+                    while self.pos < n && {
+                        let c = self.text[self.pos];
+                        IDENT_ASCII[c as usize] || c >= 0x80 || (c == b'$' && dollars)
+                    } {
+                        self.pos += 1;
+                    }
+                    // An encoding prefix makes the literal start at the prefix (where an
+                    // unterminated one is reported).
+                    let word = &self.text[start..self.pos];
+                    if self.at(self.pos) == b'"' && matches!(word, b"L" | b"u" | b"U" | b"u8") {
+                        self.skip_quoted(b'"', start);
+                    }
+                }
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Skips a quoted literal whose quote is at `self.pos` (as `lex_quoted` scans it), with
+    /// the warning `lex_quoted` gives while skipping.
+    fn skip_quoted(&mut self, quote: u8, start: usize) {
+        self.pos += 1;
+        loop {
+            match self.at(self.pos) {
+                b'\\' if self.pos + 1 < self.text.len() && self.text[self.pos + 1] != b'\n' => {
+                    self.pos += 2
+                }
+                b'\n' => break,
+                _ if self.pos >= self.text.len() => break,
+                c if c == quote => {
+                    self.pos += 1;
+                    return;
+                }
+                _ => self.pos += 1,
+            }
+        }
+        if quote == b'"' {
+            self.diag(
+                false,
+                start,
+                1,
+                format!("missing terminating {} character", quote as char),
+            );
+        }
+    }
+
     /// Reads the next token.
     pub fn next(&mut self, interner: &mut Interner) -> Token {
         let mut fl = 0u8;
@@ -549,6 +625,59 @@ mod tests {
             out.push((t.kind, interner.str(t.sym).into_owned(), t.flags));
         }
         out
+    }
+
+    /// `skip_line_tokens` must end a line where lexing its tokens one by one (as a skipped
+    /// group did before) ends it, with the same diagnostics.
+    #[test]
+    fn skipping_a_line_ends_where_its_tokens_end() {
+        let lines = [
+            "a b c\n#x\n",
+            "x = \"/* not a comment\";\n#y\n",
+            "don't /* stop\n here */ z\n#y\n",
+            "1'000 /* c2x separator\n */ w\n#y\n",
+            "é1'000 /* in an identifier\n */ w\n#y\n",
+            "L\"open\n#y\n",
+            "$L\"open\n#y\n",
+            "q = 'a /* */\n#y\n",
+            "x // rest /*\n#y\n",
+            "s = \"esc \\\" /*\" ; /* a\nb */ c\n#y\n",
+            "0x1p-3'/*' u8'x' /*\n*/\n#y\n",
+            "a /* never closed\n",
+            "\"unterminated at end",
+            "\\u00e9L\"x\" \\uL\"y /*\n#y\n",
+            "",
+        ];
+        for c2x in [false, true] {
+            for line in lines {
+                let opts = LexOptions {
+                    c2x,
+                    ..LexOptions::default()
+                };
+                let mut interner = Interner::new();
+                intern_punctuators(&mut interner);
+                let text: Rc<[u8]> = line.as_bytes().into();
+                // One by one: the first token at the start of a line ends the line before.
+                let mut slow = Lexer::new(FileId(1), text.clone(), opts);
+                slow.skipping = true;
+                slow.at_bol = false;
+                let slow_next = loop {
+                    let t = slow.next(&mut interner);
+                    if t.has(flags::BOL) || t.kind == TokKind::Eof {
+                        break t;
+                    }
+                };
+                let mut fast = Lexer::new(FileId(1), text, opts);
+                fast.skipping = true;
+                fast.at_bol = false;
+                fast.skip_line_tokens();
+                let fast_next = fast.next(&mut interner);
+                // (Whitespace before the end of the file may differ; nothing reads it.)
+                let key = |t: Token| (t.kind, t.sym, t.loc, t.has(flags::BOL));
+                assert_eq!(key(fast_next), key(slow_next), "{line:?} c2x={c2x}");
+                assert_eq!(fast.diags, slow.diags, "{line:?} c2x={c2x}");
+            }
+        }
     }
 
     #[test]

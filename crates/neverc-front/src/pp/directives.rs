@@ -270,8 +270,11 @@ impl Preprocessor {
                 TokKind::Punct
                     if t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) => {}
                 _ => {
-                    // Not a directive: skip the rest of its line cheaply.
-                    self.frames.last_mut().unwrap().lexer.skipping = true;
+                    // Not a directive: pass over the rest of its line without making tokens.
+                    let lexer = &mut self.frames.last_mut().unwrap().lexer;
+                    lexer.skipping = true;
+                    lexer.skip_line_tokens();
+                    lexer.skipping = false;
                     continue;
                 }
             }
@@ -363,7 +366,9 @@ impl Preprocessor {
     fn skip_directive_line(&mut self) {
         let f = self.frames.last_mut().unwrap();
         f.lexer.skipping = true;
+        f.lexer.skip_line_tokens();
         loop {
+            // (Only the end of the line is left.)
             let t = f.lexer.next(&mut self.interner);
             if matches!(t.kind, TokKind::Eod | TokKind::Eof) {
                 break;
