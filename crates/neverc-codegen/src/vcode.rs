@@ -102,10 +102,20 @@ pub struct VCode<I, C> {
     /// Flattened instruction list (block order), and per block its range.
     pub insts: Vec<VInst<I, C>>,
     pub ranges: Vec<(usize, usize)>,
-    pub block_succs: Vec<Vec<Block>>,
-    pub block_preds: Vec<Vec<Block>>,
-    pub block_params: Vec<Vec<VReg>>,
-    pub branch_args: Vec<Vec<Vec<VReg>>>,
+    /// Every block's successors, block after block: block `b`'s are
+    /// `succs[succ_at[b]..succ_at[b + 1]]` (one list instead of a vector per block).
+    succs: Vec<Block>,
+    succ_at: Vec<u32>,
+    /// Predecessors, the same way (`pred_at`).
+    preds: Vec<Block>,
+    pred_at: Vec<u32>,
+    /// Block parameters, the same way (`param_at`).
+    params: Vec<VReg>,
+    param_at: Vec<u32>,
+    /// Branch arguments per edge: edge `e` (the `e`th entry of `succs`) passes
+    /// `args[arg_at[e]..arg_at[e + 1]]`.
+    args: Vec<VReg>,
+    arg_at: Vec<u32>,
     pub num_vregs: usize,
     /// Whether some float-class value is a whole 16-byte register: then every float-class
     /// spill slot is 16 bytes (two 8-byte slots, named by the last, lower one) and moved
@@ -116,10 +126,15 @@ pub struct VCode<I, C> {
 /// The vectors of a finished [`VCode`], emptied, for the next function's lowering and
 /// flattening to reuse: their capacity saves growing them anew function after function.
 pub struct Recycled<I, C> {
-    /// Empty blocks (their instruction vectors keep their capacity).
+    /// Empty blocks (their vectors keep their capacity), the roomiest last: taken first,
+    /// by the function's first blocks, which are the lowered IR blocks.
     blocks: Vec<VBlock<I, C>>,
     insts: Vec<VInst<I, C>>,
     ranges: Vec<(usize, usize)>,
+    /// `succs`, `succ_at`, `preds`, `pred_at`, `param_at`, `arg_at`.
+    blocks_u32: [Vec<u32>; 4],
+    lists: [Vec<Block>; 2],
+    vregs: [Vec<VReg>; 2],
 }
 
 impl<I, C> Default for Recycled<I, C> {
@@ -128,6 +143,9 @@ impl<I, C> Default for Recycled<I, C> {
             blocks: Vec::new(),
             insts: Vec::new(),
             ranges: Vec::new(),
+            blocks_u32: Default::default(),
+            lists: Default::default(),
+            vregs: Default::default(),
         }
     }
 }
@@ -156,38 +174,90 @@ impl<I, C> VCode<I, C> {
         num_vregs: usize,
         spare: &mut Recycled<I, C>,
     ) -> Self {
+        let nb = blocks.len();
         let mut insts = std::mem::take(&mut spare.insts);
         insts.reserve(blocks.iter().map(|b| b.insts.len()).sum());
         let mut ranges = std::mem::take(&mut spare.ranges);
-        ranges.reserve(blocks.len());
-        let mut block_succs = Vec::with_capacity(blocks.len());
-        let mut block_params = Vec::with_capacity(blocks.len());
-        let mut branch_args = Vec::with_capacity(blocks.len());
-        let mut block_preds = vec![Vec::new(); blocks.len()];
-        for (bi, b) in blocks.iter_mut().enumerate() {
+        ranges.reserve(nb);
+        let [mut succ_at, mut pred_at, mut param_at, mut arg_at] =
+            std::mem::take(&mut spare.blocks_u32);
+        let [mut succs, mut preds] = std::mem::take(&mut spare.lists);
+        let [mut params, mut args] = std::mem::take(&mut spare.vregs);
+        succ_at.push(0);
+        param_at.push(0);
+        arg_at.push(0);
+        // Predecessor counts first (in `pred_at`, shifted by one for the prefix sums).
+        pred_at.resize(nb + 1, 0);
+        for b in blocks.iter_mut() {
             let start = insts.len();
             insts.append(&mut b.insts);
             ranges.push((start, insts.len()));
-            for s in &b.succs {
-                block_preds[s.index()].push(Block::new(bi));
+            for (k, s) in b.succs.iter().enumerate() {
+                pred_at[s.index() + 1] += 1;
+                // Only a one-successor jump has arguments; missing ones are empty.
+                if let Some(a) = b.args.get(k) {
+                    args.extend_from_slice(a);
+                }
+                arg_at.push(args.len() as u32);
             }
-            let mut args = std::mem::take(&mut b.args);
-            args.resize(b.succs.len(), Vec::new());
-            branch_args.push(args);
-            block_succs.push(std::mem::take(&mut b.succs));
-            block_params.push(std::mem::take(&mut b.params));
+            succs.extend_from_slice(&b.succs);
+            succ_at.push(succs.len() as u32);
+            params.extend_from_slice(&b.params);
+            param_at.push(params.len() as u32);
+            b.succs.clear();
+            b.params.clear();
+            b.args.clear();
+        }
+        for b in 0..nb {
+            pred_at[b + 1] += pred_at[b];
+        }
+        // Each block's predecessors in increasing order (a block branching twice to the
+        // same successor is its predecessor twice).
+        preds.resize(succs.len(), Block::new(0));
+        let mut fill: Vec<u32> = pred_at[..nb].to_vec();
+        for bi in 0..nb {
+            for k in succ_at[bi]..succ_at[bi + 1] {
+                let s = succs[k as usize].index();
+                preds[fill[s] as usize] = Block::new(bi);
+                fill[s] += 1;
+            }
         }
         VCode {
             blocks,
             insts,
             ranges,
-            block_succs,
-            block_preds,
-            block_params,
-            branch_args,
+            succs,
+            succ_at,
+            preds,
+            pred_at,
+            params,
+            param_at,
+            args,
+            arg_at,
             num_vregs,
             wide_float: false,
         }
+    }
+
+    /// The successors of block `b`.
+    pub fn succs(&self, b: usize) -> &[Block] {
+        &self.succs[self.succ_at[b] as usize..self.succ_at[b + 1] as usize]
+    }
+
+    /// The predecessors of block `b`.
+    pub fn preds(&self, b: usize) -> &[Block] {
+        &self.preds[self.pred_at[b] as usize..self.pred_at[b + 1] as usize]
+    }
+
+    /// The parameters of block `b`.
+    pub fn params(&self, b: usize) -> &[VReg] {
+        &self.params[self.param_at[b] as usize..self.param_at[b + 1] as usize]
+    }
+
+    /// The arguments block `b` passes to its `k`th successor.
+    pub fn branch_args(&self, b: usize, k: usize) -> &[VReg] {
+        let e = self.succ_at[b] as usize + k;
+        &self.args[self.arg_at[e] as usize..self.arg_at[e + 1] as usize]
     }
 
     /// This function's vectors, emptied, for the next one (see [`Recycled`]).
@@ -199,14 +269,24 @@ impl<I, C> VCode<I, C> {
             b.succs.clear();
             b.args.clear();
         }
+        blocks.sort_by_key(|b| b.insts.capacity());
         let mut insts = self.insts;
         insts.clear();
         let mut ranges = self.ranges;
         ranges.clear();
+        let mut v = [self.succ_at, self.pred_at, self.param_at, self.arg_at];
+        v.iter_mut().for_each(Vec::clear);
+        let mut lists = [self.succs, self.preds];
+        lists.iter_mut().for_each(Vec::clear);
+        let mut vregs = [self.params, self.args];
+        vregs.iter_mut().for_each(Vec::clear);
         Recycled {
             blocks,
             insts,
             ranges,
+            blocks_u32: v,
+            lists,
+            vregs,
         }
     }
 }
@@ -226,13 +306,13 @@ impl<I, C> regalloc2::Function for VCode<I, C> {
         InstRange::new(regalloc2::Inst::new(s), regalloc2::Inst::new(e))
     }
     fn block_succs(&self, block: Block) -> &[Block] {
-        &self.block_succs[block.index()]
+        self.succs(block.index())
     }
     fn block_preds(&self, block: Block) -> &[Block] {
-        &self.block_preds[block.index()]
+        self.preds(block.index())
     }
     fn block_params(&self, block: Block) -> &[VReg] {
-        &self.block_params[block.index()]
+        self.params(block.index())
     }
     fn is_ret(&self, insn: regalloc2::Inst) -> bool {
         matches!(self.insts[insn.index()].term, Term::Ret | Term::Trap)
@@ -244,7 +324,7 @@ impl<I, C> regalloc2::Function for VCode<I, C> {
         )
     }
     fn branch_blockparams(&self, block: Block, _insn: regalloc2::Inst, succ_idx: usize) -> &[VReg] {
-        &self.branch_args[block.index()][succ_idx]
+        self.branch_args(block.index(), succ_idx)
     }
     fn inst_operands(&self, insn: regalloc2::Inst) -> &[Operand] {
         &self.insts[insn.index()].ops

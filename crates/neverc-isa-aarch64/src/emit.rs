@@ -316,7 +316,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Result<Emitted, String> {
     for (pos, &b) in order.iter().enumerate() {
         let next = order.get(pos + 1).map(|&n| block_label(n));
         insts.push(Inst::Label(block_label(b)));
-        let succ_label = |i: usize| block_label(vc.block_succs[b][i].index());
+        let succ_label = |i: usize| block_label(vc.succs(b)[i].index());
         for item in out.block_insts_and_edits(vc, regalloc2::Block::new(b)) {
             match item {
                 InstOrEdit::Edit(Edit::Move { from, to }) => {

@@ -253,7 +253,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                 .block_insts_and_edits(vc, regalloc2::Block::new(b))
                 .all(|x| matches!(x, InstOrEdit::Inst(_)))
         {
-            fwd[b] = Some(vc.block_succs[b][0].index());
+            fwd[b] = Some(vc.succs(b)[0].index());
         }
     }
     // Empty blocks jumping round in a cycle (`for (;;);`) stay: one of them is emitted.
@@ -294,7 +294,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     for (pos, &b) in emitted.iter().enumerate() {
         let next = emitted.get(pos + 1).map(|&n| block_label(n));
         insts.push(Inst::Label(block_label(b)));
-        let succ_label = |i: usize| label_of(vc.block_succs[b][i].index());
+        let succ_label = |i: usize| label_of(vc.succs(b)[i].index());
         for item in out.block_insts_and_edits(vc, regalloc2::Block::new(b)) {
             match item {
                 InstOrEdit::Edit(Edit::Move { from, to }) => {
@@ -464,7 +464,7 @@ fn rpo_layout(vc: &VCode, root: &dyn Fn(usize) -> usize) -> Vec<usize> {
     let succs = |g: usize| -> Vec<usize> {
         let mut v: Vec<usize> = Vec::new();
         for &b in &members[g] {
-            for s in &vc.block_succs[b] {
+            for s in vc.succs(b) {
                 let r = root(s.index());
                 if r != g && !v.contains(&r) {
                     v.push(r);
@@ -531,7 +531,7 @@ fn rotate_loops(vc: &VCode, order: &mut Vec<usize>, root: &dyn Fn(usize) -> usiz
         // The last block after the header that branches back to it.
         let mut latch = None;
         for (p, &b) in order.iter().enumerate().skip(hp + 1) {
-            if vc.block_succs[b].iter().any(|s| s.index() == header) {
+            if vc.succs(b).iter().any(|s| s.index() == header) {
                 latch = Some(p);
             }
         }
@@ -540,7 +540,7 @@ fn rotate_loops(vc: &VCode, order: &mut Vec<usize>, root: &dyn Fn(usize) -> usiz
         let (ls, le) = vc.ranges[order[lp]];
         if le == ls
             || !matches!(vc.insts[le - 1].term, Term::Jump)
-            || vc.block_succs[order[lp]].len() != 1
+            || vc.succs(order[lp]).len() != 1
         {
             continue;
         }
