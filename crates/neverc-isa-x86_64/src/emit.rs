@@ -306,16 +306,15 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                     let app_start = insts.len();
                     for t in &vi.insts {
                         let mut t = *t;
-                        map_regs(
-                            &mut t,
-                            &mut |g: Gpr| {
+                        t.map_regs_pure(
+                            &|g: Gpr| {
                                 if g.0 & PH != 0 {
                                     Gpr(phys(allocs[(g.0 & !PH) as usize]).hw_enc() as u8)
                                 } else {
                                     g
                                 }
                             },
-                            &mut |x: Xmm| {
+                            &|x: Xmm| {
                                 if x.0 & PH != 0 {
                                     Xmm(phys(allocs[(x.0 & !PH) as usize]).hw_enc() as u8)
                                 } else {

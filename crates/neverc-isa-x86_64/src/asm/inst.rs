@@ -1160,8 +1160,14 @@ impl std::fmt::Display for EncodeError {
 
 impl std::error::Error for EncodeError {}
 
+// The visitors are generic (a `dyn` closure is one instance): register mapping after
+// allocation, once per template, inlines its closures.
 impl Rm {
-    fn visit(&mut self, g: &mut dyn FnMut(&mut Gpr), m: &mut dyn FnMut(&mut Mem)) {
+    fn visit<G, M>(&mut self, g: &mut G, m: &mut M)
+    where
+        G: FnMut(&mut Gpr) + ?Sized,
+        M: FnMut(&mut Mem) + ?Sized,
+    {
         match self {
             Rm::Reg(r) => g(r),
             Rm::Mem(x) => m(x),
@@ -1170,7 +1176,11 @@ impl Rm {
 }
 
 impl Rmi {
-    fn visit(&mut self, g: &mut dyn FnMut(&mut Gpr), m: &mut dyn FnMut(&mut Mem)) {
+    fn visit<G, M>(&mut self, g: &mut G, m: &mut M)
+    where
+        G: FnMut(&mut Gpr) + ?Sized,
+        M: FnMut(&mut Mem) + ?Sized,
+    {
         match self {
             Rmi::Reg(r) => g(r),
             Rmi::Mem(x) => m(x),
@@ -1180,7 +1190,11 @@ impl Rmi {
 }
 
 impl XmmMem {
-    fn visit(&mut self, x: &mut dyn FnMut(&mut Xmm), m: &mut dyn FnMut(&mut Mem)) {
+    fn visit<X, M>(&mut self, x: &mut X, m: &mut M)
+    where
+        X: FnMut(&mut Xmm) + ?Sized,
+        M: FnMut(&mut Mem) + ?Sized,
+    {
         match self {
             XmmMem::Xmm(r) => x(r),
             XmmMem::Mem(a) => m(a),
@@ -1190,7 +1204,7 @@ impl XmmMem {
 
 impl Mem {
     /// Rewrites the base and index registers.
-    pub fn map_regs(&mut self, g: &mut dyn FnMut(Gpr) -> Gpr) {
+    pub fn map_regs<G: FnMut(Gpr) -> Gpr + ?Sized>(&mut self, g: &mut G) {
         if let Some(b) = &mut self.base {
             *b = g(*b);
         }
@@ -1203,12 +1217,12 @@ impl Mem {
 impl Inst {
     /// Visits every operand: GPR operands (not address registers), XMM operands and memory
     /// operands. An exhaustive match, so a new variant must say where its operands are.
-    pub fn visit_operands(
-        &mut self,
-        g: &mut dyn FnMut(&mut Gpr),
-        x: &mut dyn FnMut(&mut Xmm),
-        m: &mut dyn FnMut(&mut Mem),
-    ) {
+    pub fn visit_operands<G, X, M>(&mut self, g: &mut G, x: &mut X, m: &mut M)
+    where
+        G: FnMut(&mut Gpr) + ?Sized,
+        X: FnMut(&mut Xmm) + ?Sized,
+        M: FnMut(&mut Mem) + ?Sized,
+    {
         use Inst::*;
         match self {
             Label(_) | Align(_) | JumpTableEntry { .. } => {}
@@ -1293,5 +1307,14 @@ impl Inst {
         // Operands first, then addresses (each pass lends `g` to one closure only).
         self.visit_operands(&mut |r| *r = g(*r), &mut |r| *r = x(*r), &mut |_| {});
         self.visit_operands(&mut |_| {}, &mut |_| {}, &mut |a| a.map_regs(g));
+    }
+
+    /// As [`map_regs`](Self::map_regs) with pure mappings, in one pass.
+    pub fn map_regs_pure(&mut self, g: &impl Fn(Gpr) -> Gpr, x: &impl Fn(Xmm) -> Xmm) {
+        self.visit_operands(
+            &mut |r: &mut Gpr| *r = g(*r),
+            &mut |r: &mut Xmm| *r = x(*r),
+            &mut |a: &mut Mem| a.map_regs(&mut |r| g(r)),
+        );
     }
 }
