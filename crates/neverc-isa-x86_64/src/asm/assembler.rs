@@ -156,70 +156,46 @@ pub fn nop_fill(out: &mut Vec<u8>, mut n: usize) {
     out.extend_from_slice(NOPS[n]);
 }
 
-/// Where one encoding lies in the assembler's shared [`Sink`]: its bytes, fixups and label
-/// uses are index ranges there (one sink for the whole function instead of one per
-/// instruction; fixup and label-use offsets stay sink-absolute until emission).
+/// An item of variable size (or none) between the fixed encodings: a label, an alignment or
+/// a relaxable label jump. Fixed instructions are encoded straight into one sink, in order;
+/// a variable item records where it falls among those bytes.
 #[derive(Clone, Copy)]
-struct Span {
-    bytes: (u32, u32),
-    fixups: (u32, u32),
-    uses: (u32, u32),
+struct Var {
+    /// The sink offset it sits at (the fixed bytes before it).
+    at: u32,
+    /// Its final address (set once relaxation is done).
+    addr: u32,
+    /// The item it is, for error messages.
+    item: u32,
+    kind: VarKind,
 }
 
-impl Span {
-    fn len(&self) -> u32 {
-        self.bytes.1 - self.bytes.0
-    }
-}
-
-/// Encodes `inst` at the end of `sink` (short label-jump form when `short`).
-fn encode_span(inst: &Inst, sink: &mut Sink, short: bool) -> Result<Span, EncodeError> {
-    let (b0, f0, u0) = (
-        sink.bytes.len() as u32,
-        sink.fixups.len() as u32,
-        sink.label_uses.len() as u32,
-    );
-    encode_jump(inst, sink, short)?;
-    Ok(Span {
-        bytes: (b0, sink.bytes.len() as u32),
-        fixups: (f0, sink.fixups.len() as u32),
-        uses: (u0, sink.label_uses.len() as u32),
-    })
-}
-
-/// One item after pre-encoding.
-enum Piece {
-    /// Fixed bytes with their fixups and label uses.
-    Fixed(Span),
-    /// A label jump: its short and near encodings, and whether it is currently near.
+#[derive(Clone, Copy)]
+enum VarKind {
+    Label(Label),
+    Align(u32),
+    /// A jump to a label: EB/70+cc rel8 when short, E9 rel32 or 0F 80+cc rel32 when near.
     Jump {
-        short: Span,
-        near: Span,
+        cond: Option<Cond>,
         target: Label,
         is_near: bool,
     },
-    Align(u32),
-    Label(Label),
 }
 
-impl Piece {
+/// The short and near lengths of a label jump.
+fn jump_lens(cond: Option<Cond>) -> (i64, i64) {
+    (2, if cond.is_some() { 6 } else { 5 })
+}
+
+impl Var {
     fn len_at(&self, off: u32) -> u32 {
-        match self {
-            Piece::Fixed(s) => s.len(),
-            Piece::Jump {
-                short,
-                near,
-                is_near,
-                ..
-            } => {
-                if *is_near {
-                    near.len()
-                } else {
-                    short.len()
-                }
+        match self.kind {
+            VarKind::Label(_) => 0,
+            VarKind::Align(n) => align_pad(off, n),
+            VarKind::Jump { cond, is_near, .. } => {
+                let (s, n) = jump_lens(cond);
+                (if is_near { n } else { s }) as u32
             }
-            Piece::Align(n) => align_pad(off, *n),
-            Piece::Label(_) => 0,
         }
     }
 }
@@ -235,7 +211,7 @@ fn align_pad(off: u32, n: u32) -> u32 {
 /// The variable tail of a gas frag: what ends it.
 #[derive(Clone, Copy)]
 enum Tail {
-    /// The label jump at this piece index.
+    /// The label jump at this index of the variable items.
     Jump(usize),
     Align(u32),
     End,
@@ -258,12 +234,13 @@ struct Frag {
 /// forward target is assumed to move by the growth so far unless an alignment lies between,
 /// and a pass that grows nothing ends it. Matching gas (rather than computing the least
 /// fixed point) keeps `-S` output and direct encoding identical even where gas's estimate
-/// makes a jump longer than strictly needed.
-fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
+/// makes a jump longer than strictly needed. `fixed_len` is the size of all fixed bytes.
+fn relax(items: &[Inst], vars: &mut [Var], fixed_len: u32) -> Result<(), EncodeError> {
     let mut frags: Vec<Frag> = Vec::new();
     // Per label: (frag, offset in it).
     let mut label_at: LabelMap<(usize, i64)> = LabelMap::default();
-    let mut fixed = 0i64;
+    // Where the current frag's fixed bytes start in the sink.
+    let mut frag_start = 0i64;
     let new_frag = |fixed: i64, tail: Tail| Frag {
         fixed,
         tail,
@@ -271,44 +248,48 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
         marker: false,
         region: 0,
     };
-    for (k, p) in pieces.iter().enumerate() {
-        match p {
-            Piece::Fixed(s) => fixed += s.len() as i64,
-            Piece::Label(l) => {
-                if label_at.insert(*l, (frags.len(), fixed)) {
-                    return Err(EncodeError::new(&items[k], "label defined twice"));
+    for (k, v) in vars.iter().enumerate() {
+        let at = v.at as i64;
+        match v.kind {
+            VarKind::Label(l) => {
+                if label_at.insert(l, (frags.len(), at - frag_start)) {
+                    return Err(EncodeError::new(
+                        &items[v.item as usize],
+                        "label defined twice",
+                    ));
                 }
             }
-            Piece::Jump { .. } => {
-                frags.push(new_frag(fixed, Tail::Jump(k)));
-                fixed = 0;
+            VarKind::Jump { .. } => {
+                frags.push(new_frag(at - frag_start, Tail::Jump(k)));
+                frag_start = at;
             }
-            Piece::Align(n) => {
+            VarKind::Align(n) => {
                 // `.p2align 0` opens no new region in gas (checked against as 2.40).
-                if *n > 1 {
-                    frags.push(new_frag(fixed, Tail::Align(*n)));
-                    fixed = 0;
+                if n > 1 {
+                    frags.push(new_frag(at - frag_start, Tail::Align(n)));
+                    frag_start = at;
                 }
             }
         }
     }
-    frags.push(new_frag(fixed, Tail::End));
-    let mut targets = vec![(0usize, 0i64); pieces.len()];
-    for (k, p) in pieces.iter().enumerate() {
-        if let Piece::Jump { target, .. } = p {
-            targets[k] = *label_at
-                .get(*target)
-                .ok_or_else(|| EncodeError::new(&items[k], "jump to an undefined label"))?;
+    frags.push(new_frag(fixed_len as i64 - frag_start, Tail::End));
+    if frags.len() == 1 {
+        return Ok(());
+    }
+    let mut targets = vec![(0usize, 0i64); vars.len()];
+    for (k, v) in vars.iter().enumerate() {
+        if let VarKind::Jump { target, .. } = v.kind {
+            targets[k] = *label_at.get(target).ok_or_else(|| {
+                EncodeError::new(&items[v.item as usize], "jump to an undefined label")
+            })?;
         }
     }
-    let jump_len = |p: &Piece| -> (i64, i64, bool) {
-        match p {
-            Piece::Jump {
-                short,
-                near,
-                is_near,
-                ..
-            } => (short.len() as i64, near.len() as i64, *is_near),
+    let jump_len = |v: &Var| -> (i64, i64, bool) {
+        match v.kind {
+            VarKind::Jump { cond, is_near, .. } => {
+                let (s, n) = jump_lens(cond);
+                (s, n, is_near)
+            }
             _ => unreachable!(),
         }
     };
@@ -320,7 +301,7 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
         f.address = address;
         address += f.fixed;
         match f.tail {
-            Tail::Jump(k) => address += jump_len(&pieces[k]).0,
+            Tail::Jump(k) => address += jump_len(&vars[k]).0,
             Tail::Align(n) => {
                 address += align_pad(address as u32, n) as i64;
                 region += 1;
@@ -344,7 +325,7 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
                     new - old
                 }
                 Tail::Jump(k) => {
-                    let (short_len, near_len, is_near) = jump_len(&pieces[k]);
+                    let (short_len, near_len, is_near) = jump_len(&vars[k]);
                     if is_near {
                         0
                     } else {
@@ -365,7 +346,7 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
                         if skip || (-128..=127).contains(&disp) {
                             0
                         } else {
-                            if let Piece::Jump { is_near, .. } = &mut pieces[k] {
+                            if let VarKind::Jump { is_near, .. } = &mut vars[k].kind {
                                 *is_near = true;
                             }
                             near_len - short_len
@@ -392,95 +373,103 @@ fn relax(items: &[Inst], pieces: &mut [Piece]) -> Result<(), EncodeError> {
 /// the function does). Labels must be defined exactly once; jumps, rip-relative label
 /// operands and jump-table entries may refer to labels before or after them.
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
-    let mut pieces = Vec::with_capacity(items.len());
-    // Every encoding goes to this one sink (x86 instructions average under 5 bytes).
+    // Every fixed encoding goes to this one sink, in order (x86 instructions average under
+    // 5 bytes); fixup and label-use offsets are sink offsets until emission.
     let mut sink = Sink {
-        bytes: Vec::with_capacity(items.len() * 6),
+        bytes: Vec::with_capacity(items.len() * 5),
         fixups: Vec::new(),
         label_uses: Vec::new(),
     };
-    for inst in items {
-        pieces.push(match *inst {
-            Inst::Label(l) => Piece::Label(l),
+    let mut vars: Vec<Var> = Vec::with_capacity(items.len() / 2);
+    // (first label use, item) for every item with label uses, for error messages.
+    let mut use_items: Vec<(u32, u32)> = Vec::new();
+    for (k, inst) in items.iter().enumerate() {
+        let kind = match *inst {
+            Inst::Label(l) => VarKind::Label(l),
             Inst::Align(n) => {
                 if !n.is_power_of_two() {
                     return Err(EncodeError::new(inst, "alignment must be a power of two"));
                 }
-                Piece::Align(n)
+                VarKind::Align(n)
             }
-            Inst::Jmp { target } | Inst::Jcc { target, .. } => Piece::Jump {
-                short: encode_span(inst, &mut sink, true)?,
-                near: encode_span(inst, &mut sink, false)?,
+            Inst::Jmp { target } => VarKind::Jump {
+                cond: None,
                 target,
                 is_near: false,
             },
-            _ => Piece::Fixed(encode_span(inst, &mut sink, false)?),
+            Inst::Jcc { cond, target } => VarKind::Jump {
+                cond: Some(cond),
+                target,
+                is_near: false,
+            },
+            _ => {
+                let u0 = sink.label_uses.len();
+                encode(inst, &mut sink)?;
+                if sink.label_uses.len() > u0 {
+                    use_items.push((u0 as u32, k as u32));
+                }
+                continue;
+            }
+        };
+        vars.push(Var {
+            at: sink.bytes.len() as u32,
+            addr: 0,
+            item: k as u32,
+            kind,
         });
     }
+    let fixed_len = sink.bytes.len() as u32;
 
-    relax(items, &mut pieces)?;
+    relax(items, &mut vars, fixed_len)?;
 
-    // Final layout.
-    let mut offsets = vec![0u32; pieces.len() + 1];
+    // Final layout: every variable item's address, every label's offset.
     let mut labels = LabelOffsets::default();
-    let mut off = 0u32;
-    for (k, p) in pieces.iter().enumerate() {
-        offsets[k] = off;
-        if let Piece::Label(l) = p {
-            labels.insert(*l, off);
+    let mut growth = 0u32;
+    for v in vars.iter_mut() {
+        v.addr = v.at + growth;
+        if let VarKind::Label(l) = v.kind {
+            labels.insert(l, v.addr);
         }
-        off += p.len_at(off);
+        growth += v.len_at(v.addr);
     }
-    offsets[pieces.len()] = off;
 
-    // Emit.
+    // Emit: the fixed bytes between variable items, each item's bytes, fixups and label
+    // uses moved by the growth before them.
+    let use_item = |u: usize| {
+        let i = use_items.partition_point(|&(first, _)| first as usize <= u);
+        &items[use_items[i - 1].1 as usize]
+    };
+    let label_offset = |l: Label, u: usize| {
+        labels
+            .get(&l)
+            .copied()
+            .ok_or_else(|| EncodeError::new(use_item(u), "reference to an undefined label"))
+    };
     let mut out = Assembled {
-        bytes: Vec::with_capacity(offsets[pieces.len()] as usize),
+        bytes: Vec::with_capacity((fixed_len + growth) as usize),
         fixups: Vec::with_capacity(sink.fixups.len()),
         label_offsets: LabelOffsets::default(),
     };
-    for (k, p) in pieces.iter().enumerate() {
-        let base = offsets[k];
-        debug_assert_eq!(base as usize, out.bytes.len());
-        let span = match p {
-            Piece::Fixed(s) => s,
-            Piece::Jump {
-                short,
-                near,
-                is_near,
-                ..
-            } => {
-                if *is_near {
-                    near
-                } else {
-                    short
-                }
-            }
-            Piece::Align(n) => {
-                nop_fill(&mut out.bytes, align_pad(base, *n) as usize);
-                continue;
-            }
-            Piece::Label(_) => continue,
-        };
-        // Sink offsets are relative to the sink; `start` is this encoding's place there.
-        let start = span.bytes.0;
+    let (mut fi, mut ui, mut prev) = (0usize, 0usize, 0u32);
+    // Final offset minus sink offset of the fixed bytes being copied.
+    let mut delta = 0u32;
+    for v in vars.iter().map(Some).chain(std::iter::once(None)) {
+        let at = v.map_or(fixed_len, |v| v.at);
         out.bytes
-            .extend_from_slice(&sink.bytes[start as usize..span.bytes.1 as usize]);
-        for f in &sink.fixups[span.fixups.0 as usize..span.fixups.1 as usize] {
+            .extend_from_slice(&sink.bytes[prev as usize..at as usize]);
+        prev = at;
+        while let Some(f) = sink.fixups.get(fi).filter(|f| f.offset < at) {
             out.fixups.push(Fixup {
-                offset: f.offset - start + base,
+                offset: f.offset + delta,
                 ..*f
             });
+            fi += 1;
         }
-        for u in &sink.label_uses[span.uses.0 as usize..span.uses.1 as usize] {
-            let at = base + (u.offset - start);
-            let t = *labels
-                .get(&u.label)
-                .ok_or_else(|| EncodeError::new(&items[k], "reference to an undefined label"))?;
+        while let Some(u) = sink.label_uses.get(ui).filter(|u| u.offset < at) {
+            let at = u.offset + delta;
+            let t = label_offset(u.label, ui)?;
             let from = match u.base {
-                Some(b) => *labels.get(&b).ok_or_else(|| {
-                    EncodeError::new(&items[k], "reference to an undefined label")
-                })?,
+                Some(b) => label_offset(b, ui)?,
                 None => at,
             };
             let v = t as i64 + u.addend - from as i64;
@@ -490,13 +479,52 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
                 i32::MIN as i64..=i32::MAX as i64
             };
             if !range.contains(&v) {
-                return Err(EncodeError::new(&items[k], "label out of range"));
+                return Err(EncodeError::new(use_item(ui), "label out of range"));
             }
             let b = v.to_le_bytes();
             let at = at as usize;
             out.bytes[at..at + u.size as usize].copy_from_slice(&b[..u.size as usize]);
+            ui += 1;
         }
+        let Some(v) = v else { break };
+        let item = &items[v.item as usize];
+        match v.kind {
+            VarKind::Label(_) => {}
+            VarKind::Align(n) => nop_fill(&mut out.bytes, align_pad(v.addr, n) as usize),
+            VarKind::Jump {
+                cond,
+                target,
+                is_near,
+            } => {
+                let t = *labels
+                    .get(&target)
+                    .ok_or_else(|| EncodeError::new(item, "reference to an undefined label"))?;
+                let len = v.len_at(v.addr);
+                let disp = t as i64 - (v.addr + len) as i64;
+                if is_near {
+                    match cond {
+                        None => out.bytes.push(0xE9),
+                        Some(c) => out.bytes.extend_from_slice(&[0x0F, 0x80 | c.code()]),
+                    }
+                    if i32::try_from(disp).is_err() {
+                        return Err(EncodeError::new(item, "label out of range"));
+                    }
+                    out.bytes.extend_from_slice(&(disp as i32).to_le_bytes());
+                } else {
+                    out.bytes.push(match cond {
+                        None => 0xEB,
+                        Some(c) => 0x70 | c.code(),
+                    });
+                    if !(-128..=127).contains(&disp) {
+                        return Err(EncodeError::new(item, "label out of range"));
+                    }
+                    out.bytes.push(disp as i8 as u8);
+                }
+            }
+        }
+        delta = v.addr + v.len_at(v.addr) - v.at;
     }
+    debug_assert_eq!(out.bytes.len(), (fixed_len + growth) as usize);
     out.label_offsets = labels;
     Ok(out)
 }
