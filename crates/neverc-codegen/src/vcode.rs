@@ -151,6 +151,11 @@ impl<I, C> Default for Recycled<I, C> {
 }
 
 impl<I, C> Recycled<I, C> {
+    /// The empty instruction list, for a lowering to fill (see [`VCode::new_in_with`]).
+    pub fn take_insts(&mut self) -> Vec<VInst<I, C>> {
+        std::mem::take(&mut self.insts)
+    }
+
     /// A new empty block, made during the lowering of block `origin`.
     pub fn block(&mut self, origin: usize) -> VBlock<I, C> {
         match self.blocks.pop() {
@@ -169,13 +174,24 @@ impl<I, C> VCode<I, C> {
     }
 
     /// As [`new`](Self::new), in the flat vectors `spare` has (if any).
-    pub fn new_in(
+    pub fn new_in(blocks: Vec<VBlock<I, C>>, num_vregs: usize, spare: &mut Recycled<I, C>) -> Self {
+        let insts = std::mem::take(&mut spare.insts);
+        Self::new_in_with(blocks, insts, &[], num_vregs, spare)
+    }
+
+    /// As [`new_in`](Self::new_in), with the instructions of the first `lead.len()` blocks
+    /// already flat, in block order, in `insts` (`lead[b]` of them for block `b`; those
+    /// blocks' own lists are empty): a lowering that fills its blocks in order lowers
+    /// straight into the final list, and only the other blocks' instructions are moved.
+    pub fn new_in_with(
         mut blocks: Vec<VBlock<I, C>>,
+        mut insts: Vec<VInst<I, C>>,
+        lead: &[u32],
         num_vregs: usize,
         spare: &mut Recycled<I, C>,
     ) -> Self {
         let nb = blocks.len();
-        let mut insts = std::mem::take(&mut spare.insts);
+        debug_assert_eq!(insts.len(), lead.iter().map(|&n| n as usize).sum::<usize>());
         insts.reserve(blocks.iter().map(|b| b.insts.len()).sum());
         let mut ranges = std::mem::take(&mut spare.ranges);
         ranges.reserve(nb);
@@ -188,10 +204,16 @@ impl<I, C> VCode<I, C> {
         arg_at.push(0);
         // Predecessor counts first (in `pred_at`, shifted by one for the prefix sums).
         pred_at.resize(nb + 1, 0);
-        for b in blocks.iter_mut() {
-            let start = insts.len();
-            insts.append(&mut b.insts);
-            ranges.push((start, insts.len()));
+        let mut lead_end = 0;
+        for (bi, b) in blocks.iter_mut().enumerate() {
+            if let Some(&n) = lead.get(bi) {
+                ranges.push((lead_end, lead_end + n as usize));
+                lead_end += n as usize;
+            } else {
+                let start = insts.len();
+                insts.append(&mut b.insts);
+                ranges.push((start, insts.len()));
+            }
             for (k, s) in b.succs.iter().enumerate() {
                 pred_at[s.index() + 1] += 1;
                 // Only a one-successor jump has arguments; missing ones are empty.

@@ -252,6 +252,16 @@ struct Lower<'a> {
     blocks: Vec<VBlock>,
     /// The last function's vectors, reused.
     spare: Recycled,
+    /// The instructions of the vblocks of the IR blocks (`0..main_blocks`), which are
+    /// lowered in order: block after block, straight into the final flat list
+    /// (`main_lens[b]` instructions of block `b`). Other vblocks keep their own lists.
+    main: Vec<VInst>,
+    main_blocks: usize,
+    main_lens: Vec<u32>,
+    /// The main vblock instructions were last added to.
+    main_last: usize,
+    /// Set if an instruction went to a main vblock after a later one had started.
+    main_out_of_order: bool,
     cur: usize,
     ir2v: Vec<usize>,
     uses: Vec<u32>,
@@ -305,7 +315,7 @@ pub fn lower_function(
     opts: &Options,
     syms: &[SymId],
     libcall: &mut dyn FnMut(&str) -> SymId,
-    spare: Recycled,
+    mut spare: Recycled,
 ) -> Result<Lowered, BackendError> {
     let name = m.sym(f.sym).name.as_str();
     let nvals = f.values.len();
@@ -324,7 +334,12 @@ pub fn lower_function(
         slot_off: Vec::new(),
         realign: 0,
         blocks: Vec::new(),
+        main: spare.take_insts(),
         spare,
+        main_blocks: 0,
+        main_lens: Vec::new(),
+        main_last: 0,
+        main_out_of_order: false,
         cur: 0,
         ir2v: vec![usize::MAX; f.blocks.len()],
         uses: vec![0; nvals],
@@ -383,7 +398,14 @@ pub fn lower_function(
         asm_saved: l.asm_saved.clone(),
     };
     let next_label = l.next_label;
-    let mut vcode = VCode::new_in(l.blocks, l.nvregs, &mut l.spare);
+    if l.main_out_of_order {
+        return Err(BackendError {
+            message: format!(
+                "internal error in the x86-64 back end: instructions of {name} lowered out of block order"
+            ),
+        });
+    }
+    let mut vcode = VCode::new_in_with(l.blocks, l.main, &l.main_lens, l.nvregs, &mut l.spare);
     vcode.wide_float = f.values.iter().any(|v| v.ty == Type::V128);
     Ok(Lowered {
         vcode,
@@ -461,7 +483,18 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        self.blocks[self.cur].insts.push(v);
+        let cur = self.cur;
+        if cur < self.main_blocks {
+            // Main vblocks are filled in order: `cur` is the last one started (or a new one).
+            if cur < self.main_last {
+                self.main_out_of_order = true;
+            }
+            self.main_last = cur;
+            self.main.push(v);
+            self.main_lens[cur] += 1;
+        } else {
+            self.blocks[cur].insts.push(v);
+        }
     }
     fn emit(&mut self, b: B) {
         let v = b.vinst();
@@ -861,6 +894,8 @@ impl<'a> Lower<'a> {
                 self.ir2v[b] = v;
             }
         }
+        self.main_blocks = self.blocks.len();
+        self.main_lens = vec![0; self.main_blocks];
         if self.ir2v[0] != 0 {
             return Err(self.err("a function without an entry block"));
         }
@@ -3829,7 +3864,12 @@ impl<'a> Lower<'a> {
                 // Degenerate: both successors the same block.
                 let blk = &mut self.blocks[cur];
                 blk.succs.pop();
-                if let Some(last) = blk.insts.last_mut() {
+                let last = if cur < self.main_blocks {
+                    self.main.last_mut()
+                } else {
+                    blk.insts.last_mut()
+                };
+                if let Some(last) = last {
                     last.term = Term::Jump;
                     last.ops.clear();
                     last.insts.clear();
