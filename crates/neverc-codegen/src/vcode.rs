@@ -291,7 +291,7 @@ impl<I, C> VCode<I, C> {
             b.succs.clear();
             b.args.clear();
         }
-        blocks.sort_by_key(|b| b.insts.capacity());
+        blocks.sort_unstable_by_key(|b| b.insts.capacity());
         let mut insts = self.insts;
         insts.clear();
         let mut ranges = self.ranges;

@@ -21,7 +21,7 @@ use crate::asm::*;
 use crate::lower::{FrameInfo, Lowered, INTERNAL_LABEL, OUT_MARK};
 use crate::vcode::*;
 use neverc_codegen::cfi::CfaOp;
-use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, RegClass};
+use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, PRegSet, RegClass};
 use std::collections::HashMap;
 
 /// `.cfi_*` text for a frame change.
@@ -57,6 +57,8 @@ fn gpr_dwarf(hw: u8) -> u16 {
     D[hw as usize]
 }
 
+// Not inlined into its caller: it is a phase of its own in profiles.
+#[inline(never)]
 pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     let vc = &low.vcode;
     let fr: &FrameInfo = &low.frame;
@@ -66,12 +68,18 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         Label(next_label)
     };
 
-    // Callee-saved registers in use.
-    let mut used: Vec<PReg> = Vec::new();
+    // Callee-saved registers in use (as sets: every allocation is looked at).
+    let mut callee_saved = PRegSet::empty();
+    for &r in &fr.callee_saved {
+        if r != preg_gpr(5) {
+            callee_saved.add(r);
+        }
+    }
+    let mut used_set = PRegSet::empty();
     let mut note = |a: Allocation| {
         if let Some(r) = a.as_reg() {
-            if fr.callee_saved.contains(&r) && !used.contains(&r) && r != preg_gpr(5) {
-                used.push(r);
+            if callee_saved.contains(r) {
+                used_set.add(r);
             }
         }
     };
@@ -86,6 +94,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         note(*from);
         note(*to);
     }
+    let mut used: Vec<PReg> = used_set.into_iter().collect();
     used.sort();
     let spill_base = fr.fixed_size as i32;
     let nspill = out.num_spillslots as i32;

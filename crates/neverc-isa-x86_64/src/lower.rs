@@ -309,6 +309,8 @@ fn needs_fp(f: &ir::Function) -> bool {
         })
 }
 
+// Not inlined into its caller: it is a phase of its own in profiles.
+#[inline(never)]
 pub fn lower_function(
     m: &ir::Module,
     f: &ir::Function,

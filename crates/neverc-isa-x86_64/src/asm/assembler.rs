@@ -372,6 +372,7 @@ fn relax(items: &[Inst], vars: &mut [Var], fixed_len: u32) -> Result<(), EncodeE
 /// placed at a multiple of its largest alignment (as the printed text's `.p2align` before
 /// the function does). Labels must be defined exactly once; jumps, rip-relative label
 /// operands and jump-table entries may refer to labels before or after them.
+#[inline(never)]
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     // Every fixed encoding goes to this one sink, in order (x86 instructions average under
     // 5 bytes); fixup and label-use offsets are sink offsets until emission.
