@@ -93,11 +93,10 @@ impl<'a> Sema<'a> {
     pub(crate) fn type_attrs(&mut self, t: TypeId, attrs: &[Attr]) -> TypeId {
         let mut t = t;
         for a in attrs {
-            let n = attr_name(a, &self.pp.interner);
-            match n.as_str() {
-                "mode" => t = self.mode_type(t, a),
-                "vector_size" => t = self.vector_type(t, a),
-                "transparent_union" | "ext_vector_type" => return TypeId::ERROR,
+            match attr_name(a, &self.pp.interner) {
+                b"mode" => t = self.mode_type(t, a),
+                b"vector_size" => t = self.vector_type(t, a),
+                b"transparent_union" | b"ext_vector_type" => return TypeId::ERROR,
                 _ => {}
             }
         }
@@ -1609,7 +1608,7 @@ impl<'a> Sema<'a> {
             }
             let global_register = id.asm_label.is_some();
             if let Some(msg) = self
-                .storage_error(sp, ty, &self.name(name))
+                .storage_error(sp, ty, name)
                 .filter(|_| !global_register)
             {
                 let len = self.sym_len(name);
@@ -1642,11 +1641,11 @@ impl<'a> Sema<'a> {
                 }
             }
             let len = self.sym_len(name);
-            let n = self.name(name);
             let is_extern = sp.storage == Some(Storage::Extern);
             let mut check_later = false;
             if !is_extern && !matches!(self.types.kind(ty), Kind::Func(_)) {
                 if self.types.is_void(ty) {
+                    let n = self.name(name);
                     self.error(
                         id.decl.loc,
                         len,
@@ -1657,12 +1656,14 @@ impl<'a> Sema<'a> {
                     check_later = id.init.is_none();
                 } else if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown)) {
                     if id.init.is_none() {
+                        let n = self.name(name);
                         self.error(id.decl.loc, len, format!("array size missing in '{n}'"));
                     }
                 } else if !self.types.is_error(ty)
                     && !self.types.is_complete(ty)
                     && !matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Vla(_)))
                 {
+                    let n = self.name(name);
                     self.error(
                         id.decl.loc,
                         len,
@@ -1707,6 +1708,7 @@ impl<'a> Sema<'a> {
                 self.init(i);
                 let is_static = self.at_file_scope() || sp.storage == Some(Storage::Static);
                 let ctx = self.spec_type_loc(sp);
+                let n = self.name(name);
                 self.check_initializer(ty, i, &n, is_static, ctx);
                 // Static initialisers of integer objects are constant: keep their values.
                 if let (true, Init::Expr(e)) = (self.at_file_scope(), ast.init(i)) {
@@ -1799,7 +1801,6 @@ impl<'a> Sema<'a> {
         let is_func = matches!(self.types.kind(ty), Kind::Func(_));
         let file = self.at_file_scope();
         let len = self.sym_len(name);
-        let n = self.name(name);
         // Linkage (C17 6.2.2).
         let prior = self.lookup(name);
         let prior_linkage = prior.and_then(|p| match self.ords[p as usize].kind {
@@ -1847,6 +1848,7 @@ impl<'a> Sema<'a> {
                     }
                     if pl == Linkage::None || linkage == Linkage::None {
                         if self.lookup_current(name) == Some(p) {
+                            let n = self.name(name);
                             self.error(loc, len, format!("redeclaration of '{n}' with no linkage"));
                             let msg = format!(
                                 "previous declaration of '{n}' with type '{}'",
@@ -1856,6 +1858,7 @@ impl<'a> Sema<'a> {
                             return p;
                         }
                     } else if !self.types.compatible(po.ty, ty) {
+                        let n = self.name(name);
                         let have = self.tname(ty);
                         if implicit {
                             self.warning(
@@ -1890,6 +1893,7 @@ impl<'a> Sema<'a> {
                         self.replace(p, name, ty, loc, linkage, is_static, defines);
                         return p;
                     } else if pd && defines && !is_func {
+                        let n = self.name(name);
                         self.error(loc, len, format!("redefinition of '{n}'"));
                         let msg = format!(
                             "previous definition of '{n}' with type '{}'",
@@ -1898,6 +1902,7 @@ impl<'a> Sema<'a> {
                         self.note(po.loc, len, msg);
                         return p;
                     } else if pl == Linkage::Internal && linkage == Linkage::External && !is_func {
+                        let n = self.name(name);
                         self.error(
                             loc,
                             len,
@@ -1909,6 +1914,7 @@ impl<'a> Sema<'a> {
                         && linkage == Linkage::Internal
                         && storage == Some(Storage::Static)
                     {
+                        let n = self.name(name);
                         self.error(
                             loc,
                             len,
@@ -2397,25 +2403,32 @@ impl<'a> Sema<'a> {
     }
 
     /// gcc's errors for storage classes a declaration of `name` cannot have.
-    fn storage_error(&self, sp: &DeclSpecs, ty: TypeId, n: &str) -> Option<String> {
+    fn storage_error(&self, sp: &DeclSpecs, ty: TypeId, name: Symbol) -> Option<String> {
         let func = matches!(self.types.kind(ty), Kind::Func(_));
         let file = self.at_file_scope();
         if func && (sp.thread_local || (!file && sp.storage == Some(Storage::Static))) {
+            let n = self.name(name);
             return Some(format!("invalid storage class for function '{n}'"));
         }
         if func {
             return None;
         }
+        // The name is spelled only for a message (this runs for every declarator).
+        let n = || self.name(name);
         match sp.storage {
-            Some(Storage::Auto) if file => {
-                Some(format!("file-scope declaration of '{n}' specifies 'auto'"))
-            }
+            Some(Storage::Auto) if file => Some(format!(
+                "file-scope declaration of '{}' specifies 'auto'",
+                n()
+            )),
             Some(Storage::Register) if file => {
-                Some(format!("register name not specified for '{n}'"))
+                Some(format!("register name not specified for '{}'", n()))
             }
-            None | Some(Storage::Auto | Storage::Register) if !file && sp.thread_local => Some(
-                format!("function-scope '{n}' implicitly auto and declared '_Thread_local'"),
-            ),
+            None | Some(Storage::Auto | Storage::Register) if !file && sp.thread_local => {
+                Some(format!(
+                    "function-scope '{}' implicitly auto and declared '_Thread_local'",
+                    n()
+                ))
+            }
             _ => None,
         }
     }
@@ -2765,17 +2778,19 @@ impl<'a> Sema<'a> {
 
 use super::types::FloatK;
 
-fn attr_name(a: &Attr, interner: &crate::token::Interner) -> String {
-    let s = interner.str(a.name);
-    let s = s
-        .strip_prefix("__")
-        .and_then(|x| x.strip_suffix("__"))
-        .unwrap_or(&s);
-    s.to_string()
+/// An attribute's name without the `__` around it (`__packed__` is `packed`), as the
+/// interner holds it: asked about every attribute of every declaration, so no `String`.
+fn attr_name<'i>(a: &Attr, interner: &'i crate::token::Interner) -> &'i [u8] {
+    let s = interner.get(a.name);
+    s.strip_prefix(b"__")
+        .and_then(|x| x.strip_suffix(b"__"))
+        .unwrap_or(s)
 }
 
 fn has_attr(attrs: &[Attr], name: &str, interner: &crate::token::Interner) -> bool {
-    attrs.iter().any(|a| attr_name(a, interner) == name)
+    attrs
+        .iter()
+        .any(|a| attr_name(a, interner) == name.as_bytes())
 }
 
 /// Attributes whose meaning changes the type in ways this slice does not model yet: the
@@ -2784,7 +2799,7 @@ fn has_attr(attrs: &[Attr], name: &str, interner: &crate::token::Interner) -> bo
 fn attr_align(s: &Sema, attrs: &[Attr]) -> Option<u32> {
     let mut best: Option<u32> = None;
     for a in attrs {
-        if attr_name(a, &s.pp.interner) != "aligned" {
+        if attr_name(a, &s.pp.interner) != b"aligned" {
             continue;
         }
         let v = match a.args {
