@@ -22,7 +22,7 @@ pub use types::{ArrLen, FloatK, FuncTy, Kind, TypeId, TypeTable};
 pub struct Typed {
     pub types: TypeTable,
     pub expr_types: Vec<TypeId>,
-    pub values: FxHashMap<ExprId, i128>,
+    pub values: ConstValues,
     /// Every ordinary identifier declared, by the index the maps below use.
     pub ords: Vec<Ordinary>,
     /// The declaration each identifier expression names.
@@ -108,6 +108,43 @@ impl<K: DenseKey, V: Copy> std::ops::Index<&K> for SideTable<K, V> {
     }
 }
 
+/// The values of the integer constant expressions sema evaluated, by expression: a slot
+/// per expression (0: none, else the value's index + 1) and the values themselves, so a
+/// lookup is two indexings, not a hash (every `/`, `%`, shift and `&&` asks).
+#[derive(Clone, Debug, Default)]
+pub struct ConstValues {
+    slots: Vec<u32>,
+    vals: Vec<i128>,
+}
+
+impl ConstValues {
+    fn new(exprs: usize) -> Self {
+        ConstValues {
+            slots: vec![0; exprs],
+            vals: Vec::new(),
+        }
+    }
+    pub fn get(&self, e: &ExprId) -> Option<&i128> {
+        match self.slots.get(e.0 as usize) {
+            Some(&s) if s != 0 => Some(&self.vals[s as usize - 1]),
+            _ => None,
+        }
+    }
+    pub fn insert(&mut self, e: ExprId, v: i128) {
+        let i = e.0 as usize;
+        if i >= self.slots.len() {
+            self.slots.resize(i + 1, 0);
+        }
+        match self.slots[i] {
+            0 => {
+                self.vals.push(v);
+                self.slots[i] = self.vals.len() as u32;
+            }
+            s => self.vals[s as usize - 1] = v,
+        }
+    }
+}
+
 impl Typed {
     pub fn expr_type(&self, e: ExprId) -> TypeId {
         self.expr_types[e.0 as usize]
@@ -187,7 +224,7 @@ pub struct Sema<'a> {
     pub(crate) pp: &'a mut Preprocessor,
     pub types: TypeTable,
     pub expr_types: Vec<TypeId>,
-    pub values: FxHashMap<ExprId, i128>,
+    pub values: ConstValues,
     /// Expressions found not to be integer constants, one bit each: [`Sema::eval`] is
     /// asked again and again about the same subtrees (every `/`, `%` and shift checks its
     /// right operand), and a failure would otherwise walk the subtree again.
@@ -301,7 +338,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         pp,
         types: TypeTable::new(machine),
         expr_types: vec![TypeId::ERROR; ast.exprs.len()],
-        values: FxHashMap::default(),
+        values: ConstValues::new(ast.exprs.len()),
         not_const: vec![0; ast.exprs.len().div_ceil(64)],
         ords: Vec::new(),
         refs: SideTable::with_capacity(ast.exprs.len()),

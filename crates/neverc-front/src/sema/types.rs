@@ -380,6 +380,15 @@ impl TypeTable {
         if !self.is_arith(a) || !self.is_arith(b) {
             return None;
         }
+        // Both operands `int` or wider: no promotion, the common type of the two kinds
+        // (most arithmetic; the general path below gives the same answer).
+        if let (Kind::Int(ka), Kind::Int(kb)) = (self.kind(a), self.kind(b)) {
+            let (ka, kb) = (*ka, *kb);
+            if Self::rank(ka) >= 3 && Self::rank(kb) >= 3 {
+                let k = self.common_int(ka, kb);
+                return Some(self.int(k));
+            }
+        }
         let a = self.unqual(a);
         let b = self.unqual(b);
         let real = |t: &mut TypeTable, x: TypeId| match t.kind(x) {
