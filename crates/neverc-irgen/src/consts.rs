@@ -207,7 +207,7 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
         ExprKind::Offsetof(tn, ds) => {
             let mut t = *g.t.type_names.get(tn)?;
             let mut off: i128 = 0;
-            for d in ds {
+            for d in ds.iter() {
                 match d {
                     Designator::Field(n, _) => {
                         let m = g.member(t, *n)?;
@@ -297,7 +297,7 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
                 eval_int(g, *b)?
             }
         }
-        ExprKind::Call(f, ref args) if args.len() == 1 => {
+        ExprKind::Call(f, args) if args.len == 1 => {
             // __builtin_constant_p folds to 0 or 1 at compile time.
             let ExprKind::Ident(s) = g.ast.expr(*f).kind else {
                 return None;
@@ -305,11 +305,11 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
             if g.name(s) != "__builtin_constant_p" {
                 return None;
             }
-            is_constant(g, args[0]) as i128
+            is_constant(g, g.ast.list(*args)[0]) as i128
         }
-        ExprKind::Cond(c, Some(a), b) => {
+        ExprKind::Cond(c, a, b) if a.get().is_some() => {
             if eval_int(g, *c)? != 0 {
-                eval_int(g, *a)?
+                eval_int(g, a.get()?)?
             } else {
                 eval_int(g, *b)?
             }
@@ -1350,8 +1350,8 @@ impl<'a> Gen<'a> {
                     CVal::Long(x) => !x.is_zero(),
                     _ => true,
                 };
-                match (truth, a) {
-                    (true, Some(a)) => self.const_expr(*a),
+                match (truth, a.get()) {
+                    (true, Some(a)) => self.const_expr(a),
                     (true, None) => Some(cv),
                     (false, _) => self.const_expr(*b),
                 }
@@ -1392,6 +1392,7 @@ impl<'a> Gen<'a> {
                 None
             }
             ExprKind::Call(f, args) => {
+                let args = self.ast.list(*args);
                 // The constant-valued float builtins.
                 let ExprKind::Ident(s) = self.ast.expr(*f).kind else {
                     return None;

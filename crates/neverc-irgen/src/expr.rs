@@ -1244,12 +1244,15 @@ impl<'a> Gen<'a> {
                 self.narrow_to_bitfield(e, r)
             }
             ExprKind::Assign(op, l, r) => self.assign(e, *op, *l, *r),
-            ExprKind::Cond(c, a, b) => self.conditional(e, *c, *a, *b),
+            ExprKind::Cond(c, a, b) => self.conditional(e, *c, a.get(), *b),
             ExprKind::Comma(a, b) => {
                 self.effect(*a);
                 self.rvalue(*b)
             }
-            ExprKind::Call(f, args) => self.call(e, *f, args),
+            ExprKind::Call(f, args) => {
+                let ast = self.ast;
+                self.call(e, *f, ast.list(*args))
+            }
             ExprKind::Index(..) | ExprKind::Member { .. } | ExprKind::CompoundLit(..) => {
                 let lv = self.lvalue(e);
                 self.load(lv)

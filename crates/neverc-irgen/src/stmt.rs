@@ -377,11 +377,12 @@ impl<'a> Gen<'a> {
             | ExprKind::Index(a, b) => self.has_stmt_expr(*a) || self.has_stmt_expr(*b),
             ExprKind::Cond(c, a, b) => {
                 self.has_stmt_expr(*c)
-                    || a.is_some_and(|a| self.has_stmt_expr(a))
+                    || a.get().is_some_and(|a| self.has_stmt_expr(a))
                     || self.has_stmt_expr(*b)
             }
             ExprKind::Call(f, args) => {
-                self.has_stmt_expr(*f) || args.iter().any(|&a| self.has_stmt_expr(a))
+                self.has_stmt_expr(*f)
+                    || self.ast.list(*args).iter().any(|&a| self.has_stmt_expr(a))
             }
             _ => true,
         }

@@ -38,6 +38,9 @@ ids!(
 pub struct Ast {
     pub items: Vec<DeclId>,
     pub exprs: Vec<Expr>,
+    /// The argument lists of calls ([`ExprList`] ranges), out of line so that an
+    /// [`Expr`] stays 24 bytes and a call allocates nothing of its own.
+    pub expr_lists: Vec<ExprId>,
     pub stmts: Vec<Stmt>,
     pub decls: Vec<Decl>,
     pub specs: Vec<DeclSpecs>,
@@ -54,6 +57,10 @@ pub struct Ast {
 impl Ast {
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id.0 as usize]
+    }
+    /// The expressions of a list (a call's arguments).
+    pub fn list(&self, l: ExprList) -> &[ExprId] {
+        &self.expr_lists[l.start as usize..(l.start + l.len) as usize]
     }
     pub fn stmt(&self, id: StmtId) -> &Stmt {
         &self.stmts[id.0 as usize]
@@ -428,6 +435,35 @@ pub struct Expr {
     pub kind: ExprKind,
 }
 
+// Every expression of a unit is one of these: kept small (the arena of a large unit is
+// megabytes, and sema and irgen walk it), rare payloads boxed or out of line.
+const _: () = assert!(std::mem::size_of::<Expr>() == 24);
+
+/// A range of [`Ast::expr_lists`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExprList {
+    pub start: u32,
+    pub len: u32,
+}
+
+/// An optional expression in four bytes (`u32::MAX`: none); an `Option<ExprId>` would
+/// make every [`ExprKind`] four bytes larger.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptExpr(u32);
+
+impl OptExpr {
+    pub const NONE: OptExpr = OptExpr(u32::MAX);
+    pub fn get(self) -> Option<ExprId> {
+        (self.0 != u32::MAX).then_some(ExprId(self.0))
+    }
+}
+
+impl From<Option<ExprId>> for OptExpr {
+    fn from(e: Option<ExprId>) -> Self {
+        e.map_or(OptExpr::NONE, |e| OptExpr(e.0))
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExprKind {
     Ident(Symbol),
@@ -445,9 +481,10 @@ pub enum ExprKind {
     /// `=` (None) or a compound assignment.
     Assign(Option<BinOp>, ExprId, ExprId),
     /// `c ? a : b`; GNU `c ?: b` has no middle.
-    Cond(ExprId, Option<ExprId>, ExprId),
+    Cond(ExprId, OptExpr, ExprId),
     Comma(ExprId, ExprId),
-    Call(ExprId, Vec<ExprId>),
+    /// The callee and the arguments.
+    Call(ExprId, ExprList),
     Index(ExprId, ExprId),
     Member {
         base: ExprId,
@@ -464,13 +501,13 @@ pub enum ExprKind {
     /// `neverc_abi::c11_alignof`) or `__alignof__(type)` (`false`: the layout alignment).
     AlignofType(TypeNameId, bool),
     /// `_Generic(ctrl, type: e, default: e)`; None is `default`.
-    Generic(ExprId, Vec<(Option<TypeNameId>, ExprId)>),
+    Generic(ExprId, Box<Vec<(Option<TypeNameId>, ExprId)>>),
     /// GNU `({ ... })`.
     StmtExpr(StmtId),
     /// GNU `&&label`.
     LabelAddr(Symbol),
     VaArg(ExprId, TypeNameId),
-    Offsetof(TypeNameId, Vec<Designator>),
+    Offsetof(TypeNameId, Box<Vec<Designator>>),
     TypesCompatible(TypeNameId, TypeNameId),
     ChooseExpr(ExprId, ExprId, ExprId),
     /// Could not be parsed (already reported).

@@ -475,14 +475,14 @@ impl Dumper<'_> {
                 let o = op.map_or("=".to_string(), |o| format!("{}=", o.as_str()));
                 format!("({o} {} {})", x(*a), x(*b))
             }
-            ExprKind::Cond(c, m, r) => match m {
-                Some(m) => format!("(? {} {} {})", x(*c), x(*m), x(*r)),
+            ExprKind::Cond(c, m, r) => match m.get() {
+                Some(m) => format!("(? {} {} {})", x(*c), x(m), x(*r)),
                 None => format!("(?: {} {})", x(*c), x(*r)),
             },
             ExprKind::Comma(a, b) => format!("(, {} {})", x(*a), x(*b)),
             ExprKind::Call(f, args) => {
                 let mut s = format!("(call {}", x(*f));
-                for a in args {
+                for a in self.ast.list(*args) {
                     s.push(' ');
                     s.push_str(&x(*a));
                 }
@@ -512,7 +512,7 @@ impl Dumper<'_> {
             ExprKind::AlignofType(t, _) => format!("(_Alignof <{}>)", self.type_name(*t)),
             ExprKind::Generic(c, assocs) => {
                 let mut s = format!("(_Generic {}", x(*c));
-                for (t, e) in assocs {
+                for (t, e) in assocs.iter() {
                     let tn = t.map_or("default".to_string(), |t| {
                         format!("<{}>", self.type_name(t))
                     });

@@ -92,10 +92,10 @@ impl Parser<'_> {
             Some(self.expr())
         };
         if !self.expect(P::Colon) {
-            return self.add_expr(loc, ExprKind::Cond(c, mid, c));
+            return self.add_expr(loc, ExprKind::Cond(c, mid.into(), c));
         }
         let r = self.cond_expr();
-        self.add_expr(loc, ExprKind::Cond(c, mid, r))
+        self.add_expr(loc, ExprKind::Cond(c, mid.into(), r))
     }
 
     fn binary(&mut self, min: u8) -> ExprId {
@@ -224,10 +224,13 @@ impl Parser<'_> {
                 }
                 T::P(P::LParen) => {
                     self.bump();
-                    let mut args = Vec::new();
+                    // The arguments gather on a stack shared by nested calls, then move
+                    // to the arena's lists as one range.
+                    let base = self.arg_stack.len();
                     if !self.is(P::RParen) {
                         loop {
-                            args.push(self.assign_expr());
+                            let a = self.assign_expr();
+                            self.arg_stack.push(a);
                             if !self.eat(P::Comma) {
                                 break;
                             }
@@ -237,6 +240,11 @@ impl Parser<'_> {
                         self.skip_to_rparen();
                         self.eat(P::RParen);
                     }
+                    let args = ExprList {
+                        start: self.ast.expr_lists.len() as u32,
+                        len: (self.arg_stack.len() - base) as u32,
+                    };
+                    self.ast.expr_lists.extend(self.arg_stack.drain(base..));
                     e = self.add_expr(t.loc, ExprKind::Call(e, args));
                 }
                 T::P(P::Dot) | T::P(P::Arrow) => {
@@ -347,7 +355,7 @@ impl Parser<'_> {
                     assocs.push((ty, e));
                 }
                 self.paren_close();
-                ExprKind::Generic(c, assocs)
+                ExprKind::Generic(c, Box::new(assocs))
             }
             T::Kw(Kw::VaArg) => {
                 self.bump();
@@ -392,7 +400,7 @@ impl Parser<'_> {
                     self.expected("identifier");
                 }
                 self.paren_close();
-                ExprKind::Offsetof(tn, path)
+                ExprKind::Offsetof(tn, Box::new(path))
             }
             T::Kw(Kw::TypesCompatible) => {
                 self.bump();

@@ -28,6 +28,8 @@ pub struct Parser<'a> {
     pub(super) c2x: bool,
     /// The token converter's diagnostics, reported when parsing reaches their token.
     queued: std::collections::VecDeque<(u32, Diagnostic)>,
+    /// Arguments of the calls being parsed (see `postfix`).
+    pub(super) arg_stack: Vec<ExprId>,
 }
 
 /// What kind of declarator is allowed.
@@ -243,6 +245,7 @@ impl<'a> Parser<'a> {
             in_function: false,
             c2x,
             queued: queued.into(),
+            arg_stack: Vec::new(),
         };
         // Room for the tree up front (about one expression per two tokens), so the arenas
         // are not copied as they grow; pages not used are never touched.

@@ -514,6 +514,7 @@ impl<'a> Sema<'a> {
                 self.types.unqual(lt)
             }
             ExprKind::Cond(c, a, b) => {
+                let a = &a.get();
                 // gcc reports a bad condition at the `?`.
                 let ct = self.condition_at(*c, Some(ex.loc));
                 let at = match a {
@@ -531,7 +532,7 @@ impl<'a> Sema<'a> {
                 }
                 self.rvalue(*b)
             }
-            ExprKind::Call(f, args) => self.call(*f, args),
+            ExprKind::Call(f, args) => self.call(*f, ast.list(*args)),
             ExprKind::Index(a, b) => {
                 let at = self.rvalue(*a);
                 let bt = self.rvalue(*b);
@@ -729,7 +730,7 @@ impl<'a> Sema<'a> {
                 // gcc's checks of the associations: earlier types and `default`.
                 let mut seen: Vec<(TypeId, crate::source::Loc)> = Vec::new();
                 let mut default_at = None;
-                for (tn, x) in assocs {
+                for (tn, x) in assocs.iter() {
                     let xt = self.expr(*x);
                     match tn {
                         Some(tn) => {
@@ -809,7 +810,7 @@ impl<'a> Sema<'a> {
             }
             ExprKind::Offsetof(tn, ds) => {
                 let mut cur = self.type_name(*tn);
-                for d in ds {
+                for d in ds.iter() {
                     match d {
                         Designator::Index(x) | Designator::Range(_, x) => {
                             self.expr(*x);
@@ -997,7 +998,7 @@ impl<'a> Sema<'a> {
             }
             ExprKind::Cond(c, a, b) => {
                 self.reads_runtime(*c)
-                    || a.is_some_and(|a| self.reads_runtime(a))
+                    || a.get().is_some_and(|a| self.reads_runtime(a))
                     || self.reads_runtime(*b)
             }
             ExprKind::Member { base, .. } => self.reads_runtime(*base),
@@ -1606,7 +1607,8 @@ impl<'a> Sema<'a> {
                 _ => false,
             },
             ExprKind::Unary(UnOp::Not, _) => true,
-            ExprKind::Cond(_, Some(a), b) => {
+            ExprKind::Cond(_, a, b) if a.get().is_some() => {
+                let a = a.get().unwrap();
                 // `x >= 0 ? x : -x`, which gcc folds to an absolute value.
                 let ident = |s: &Self, mut x: ExprId| loop {
                     match s.ast.expr(x).kind {
@@ -2347,6 +2349,7 @@ impl<'a> Sema<'a> {
                 })
             }
             ExprKind::Cond(c, a, b) => {
+                let a = &a.get();
                 let c = self.eval(*c)?;
                 let x = match (c != 0, a) {
                     (true, Some(a)) => self.eval(*a)?,
