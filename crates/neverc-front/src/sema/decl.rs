@@ -635,6 +635,7 @@ impl<'a> Sema<'a> {
         let packed = has_attr(&r.attrs, "packed", &self.pp.interner);
         let align = attr_align(self, &r.attrs);
         let pack = self.pack_at(r.loc);
+        self.named_bitfields |= members.iter().any(|m| m.bits.is_some() && m.name.is_some());
         let info = &mut self.types.records[idx as usize];
         info.pack = pack;
         info.members = members;

@@ -247,6 +247,9 @@ impl<'a> Sema<'a> {
     /// A bit-field narrower than `int` promotes to `int` whatever its declared type
     /// (gcc's rule, C17 6.3.1.1p2): the type its value has as an operand.
     pub(crate) fn bitfield_promotion(&mut self, e: ExprId) -> Option<TypeId> {
+        if !self.named_bitfields {
+            return None;
+        }
         let mut e = e;
         while let ExprKind::Paren(x) = self.ast.expr(e).kind {
             e = x;
@@ -2020,13 +2023,21 @@ impl<'a> Sema<'a> {
         } else {
             self.expr(f)
         };
-        let mut arg_tys = Vec::with_capacity(args.len());
+        // The argument types are kept only for a builtin called by name (an undeclared
+        // callee has the error type): calls allocate nothing.
+        let builtin = match fe.kind {
+            ExprKind::Ident(s) if self.types.is_error(ft) => Some(s),
+            _ => None,
+        };
+        let mut arg_tys = Vec::new();
         for &a in args {
-            arg_tys.push(self.rvalue(a));
+            let t = self.rvalue(a);
+            if builtin.is_some() {
+                arg_tys.push(t);
+            }
         }
         // A builtin called by name: its result type, where known.
-        if let (ExprKind::Ident(s), true) = (&fe.kind, self.types.is_error(ft)) {
-            let s = *s;
+        if let Some(s) = builtin {
             if self.lookup(s).is_none() {
                 let n = self.name(s);
                 if let Some(t) = self.builtin_result(&n, &arg_tys) {
@@ -2035,11 +2046,13 @@ impl<'a> Sema<'a> {
             }
         }
         let ft = self.types.decay(ft);
-        let func = self
+        // The function type's scalars; its parameters are read from the table when needed
+        // (no clone of the `FuncTy` per call).
+        let fty = self
             .types
             .pointee(ft)
-            .and_then(|p| self.types.func(p).cloned());
-        let Some(func) = func else {
+            .filter(|&p| self.types.func(p).is_some());
+        let Some(fty) = fty else {
             if !self.types.is_error(ft) {
                 let (loc, len) = self.start_loc(f);
                 match fe.kind {
@@ -2064,13 +2077,22 @@ impl<'a> Sema<'a> {
             }
             return TypeId::ERROR;
         };
-        let mut void_arg = vec![false; args.len()];
+        let (proto, variadic, ret, nparams) = {
+            let f = self.types.func(fty).expect("a function type");
+            (f.proto, f.variadic, f.ret, f.params.len())
+        };
+        let param = |s: &Self, i: usize| s.types.func(fty).and_then(|f| f.params.get(i).copied());
+        // Arguments of void or incomplete type are reported here and not converted below.
+        let bad_arg = |s: &Self, a: ExprId| {
+            let at = s.expr_types[a.0 as usize];
+            s.types.is_void(at)
+                || (matches!(s.types.kind(at), Kind::Record(_)) && !s.types.is_complete(at))
+        };
         for (i, &a) in args.iter().enumerate() {
             let at = self.expr_types[a.0 as usize];
             if self.types.is_void(at) {
                 let (loc, len) = self.start_loc(a);
                 self.error(loc, len, "invalid use of void expression");
-                void_arg[i] = true;
             } else if matches!(self.types.kind(at), Kind::Record(_)) && !self.types.is_complete(at)
             {
                 // An argument's value of a struct or union type not defined (yet), as gcc
@@ -2079,30 +2101,31 @@ impl<'a> Sema<'a> {
                 let ua = self.types.unqual(at);
                 let msg = format!("invalid use of undefined type '{}'", self.tname(ua));
                 self.error(loc, len, msg);
-                let param = func.params.get(i).copied().filter(|_| func.proto);
-                if param.is_some_and(|p| !self.types.is_complete(p)) {
+                let p = param(self, i).filter(|_| proto);
+                if p.is_some_and(|p| !self.types.is_complete(p)) {
                     let msg = format!("type of formal parameter {} is incomplete", i + 1);
                     self.error(loc, len, msg);
                 }
-                void_arg[i] = true;
             }
         }
-        if let (true, ExprKind::Ident(s)) = (func.proto, &fe.kind) {
-            for (i, (&a, &p)) in args.iter().zip(&func.params).enumerate() {
-                if !void_arg[i] {
+        if let (true, ExprKind::Ident(s)) = (proto, &fe.kind) {
+            for (i, &a) in args.iter().enumerate().take(nparams) {
+                if !bad_arg(self, a) {
+                    let p = param(self, i).expect("a parameter");
                     self.convert_check(p, a, ConvCtx::Arg(i as u32 + 1, *s));
                 }
             }
         }
         if let ExprKind::Ident(s) = fe.kind {
-            if func.variadic {
+            // (check_format does nothing unless -Wformat is on: the name is not spelled.)
+            if variadic && self.warning_on("format", &["all"]) {
                 let n = self.name(s);
                 self.check_format(&n, args);
             }
         }
-        if func.proto {
-            let n = func.params.len();
-            let too_many = args.len() > n && !func.variadic;
+        if proto {
+            let n = nparams;
+            let too_many = args.len() > n && !variadic;
             let too_few = args.len() < n;
             if too_many || too_few {
                 if let ExprKind::Ident(s) = fe.kind {
@@ -2121,7 +2144,7 @@ impl<'a> Sema<'a> {
                 }
             }
         }
-        self.types.unqual(func.ret)
+        self.types.unqual(ret)
     }
 
     /// Finds a member by name, looking into anonymous members.

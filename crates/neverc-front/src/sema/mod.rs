@@ -296,6 +296,9 @@ pub struct Sema<'a> {
     pub(crate) decl_ctx: Loc,
     /// Objects of variably modified type in scope, for gotos that jump into their scope.
     pub(crate) vm: VmScopes,
+    /// Some record has a named bit-field: until one does, no member access needs the
+    /// bit-field promotion's member search ([`Sema::bitfield_promotion`]).
+    pub(crate) named_bitfields: bool,
 }
 
 /// The block-scope objects of variably modified type in scope at each point of a function,
@@ -376,6 +379,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         enum_of: FxHashMap::default(),
         decl_ctx: Loc::default(),
         vm: VmScopes::default(),
+        named_bitfields: false,
     };
     s.predeclare();
     for &d in &ast.items {
