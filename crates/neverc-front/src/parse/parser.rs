@@ -374,7 +374,7 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn error_at(&mut self, t: Tok, msg: impl Into<String>) {
-        self.error_at_len(t.loc, t.len, t.expansion, msg);
+        self.error_at_len(t.loc, t.spelling_len(&self.pp.interner), t.expansion, msg);
     }
 
     /// Reports the converter's diagnostics for tokens up to `upto`.
@@ -410,7 +410,7 @@ impl<'a> Parser<'a> {
 
     pub(super) fn warn_at(&mut self, t: Tok, msg: impl Into<String>, option: Option<&'static str>) {
         let mut d = Diagnostic::warning(t.loc, msg)
-            .with_len(t.len)
+            .with_len(t.spelling_len(&self.pp.interner))
             .in_expansion(t.expansion);
         if let Some(o) = option {
             d = d.with_option(o);
@@ -459,7 +459,7 @@ impl<'a> Parser<'a> {
         if prev.expansion != 0 || t.expansion != 0 || prev.loc.file != t.loc.file {
             return self.expected(what);
         }
-        let end = prev.loc.offset + prev.len;
+        let end = prev.loc.offset + prev.spelling_len(&self.pp.interner);
         let same_line = {
             let text = &self.pp.sm.file(t.loc.file).text;
             end <= t.loc.offset && !text[end as usize..t.loc.offset as usize].contains(&b'\n')
@@ -472,7 +472,7 @@ impl<'a> Parser<'a> {
             offset: end,
         };
         let len = if t.loc.offset == end + 1 {
-            1 + t.len
+            1 + t.spelling_len(&self.pp.interner)
         } else {
             1
         };
@@ -783,13 +783,10 @@ impl<'a> Parser<'a> {
                         .name
                         .map_or(String::new(), |n| self.pp.interner.str(n).into_owned());
                     let t = self.ast.tokens[self.pos];
-                    let at = Tok {
-                        loc: decl.loc,
-                        len: name.len() as u32,
-                        ..t
-                    };
-                    self.error_at(
-                        at,
+                    self.error_at_len(
+                        decl.loc,
+                        name.len() as u32,
+                        t.expansion,
                         format!("nested function '{name}' is not supported (neverc does not implement GNU nested functions)"),
                     );
                 }
@@ -990,7 +987,7 @@ impl<'a> Parser<'a> {
                         // gcc places this one at the start of the specifiers.
                         self.error_at_len(
                             loc,
-                            t.len,
+                            t.spelling_len(&self.pp.interner),
                             t.expansion,
                             "multiple storage classes in declaration specifiers",
                         );

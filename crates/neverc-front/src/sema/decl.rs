@@ -1474,7 +1474,8 @@ impl<'a> Sema<'a> {
     }
 
     pub(crate) fn tok_len_at(&self, loc: Loc) -> u32 {
-        self.token_at(loc).map_or(1, |i| self.ast.tokens[i].len)
+        self.token_at(loc)
+            .map_or(1, |i| self.ast.tokens[i].spelling_len(&self.pp.interner))
     }
 
     pub(crate) fn c2x(&self) -> bool {

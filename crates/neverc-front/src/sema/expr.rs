@@ -2633,7 +2633,7 @@ impl<'a> Sema<'a> {
             }
             if at_start && depth >= 1 {
                 if param == n {
-                    return Some((t.loc, t.len));
+                    return Some((t.loc, t.spelling_len(&self.pp.interner)));
                 }
                 at_start = false;
             }
