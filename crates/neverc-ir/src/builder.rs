@@ -191,20 +191,20 @@ impl FunctionBuilder {
         self.val(Op::SymAddr { sym, offset }, Type::Ptr)
     }
     pub fn jump(&mut self, block: Block, args: Vec<Value>) {
-        self.push(Op::Jump(BlockCall { block, args }), None);
+        self.push(
+            Op::Jump(BlockCall {
+                block,
+                args: args.into(),
+            }),
+            None,
+        );
     }
     pub fn branch(&mut self, cond: Value, then: Block, els: Block) {
         self.push(
             Op::Branch {
                 cond,
-                then: BlockCall {
-                    block: then,
-                    args: vec![],
-                },
-                els: BlockCall {
-                    block: els,
-                    args: vec![],
-                },
+                then: BlockCall::to(then),
+                els: BlockCall::to(els),
             },
             None,
         );
@@ -226,14 +226,14 @@ impl FunctionBuilder {
             .map(|(i, &ty)| self.new_value(ty, ValueDef::Result(inst, i as u32)))
             .collect();
         self.func.insts.push(InstData {
-            op: Op::Call {
+            op: Op::Call(Box::new(Call {
                 callee,
                 args,
                 arg_mem,
                 plan,
                 results: res.clone(),
                 tail: false,
-            },
+            })),
             result: None,
         });
         self.func.blocks[self.cur.index()].insts.push(inst);

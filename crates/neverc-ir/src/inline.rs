@@ -78,7 +78,7 @@ pub fn cost(f: &Function) -> u32 {
                     op: ConvOp::Bitcast,
                     ..
                 } => 0,
-                Op::Call { args, .. } => 2 + args.len() as u32 / 2,
+                Op::Call(c) => 2 + c.args.len() as u32 / 2,
                 Op::Copy { size, .. } | Op::Zero { size, .. } => 1 + (*size / 16) as u32,
                 _ => 1,
             };
@@ -131,10 +131,10 @@ pub fn optimise_module(m: &mut Module, opts: &InlineOptions) {
         for b in &f.blocks {
             for &i in &b.insts {
                 match &f.inst(i).op {
-                    Op::Call {
-                        callee: Callee::Direct(s),
-                        ..
-                    } => {
+                    Op::Call(c) if matches!(c.callee, Callee::Direct(_)) => {
+                        let Callee::Direct(s) = &c.callee else {
+                            unreachable!()
+                        };
                         if let Some(&g) = by_sym.get(s) {
                             call_sites[g] += 1;
                             callees[fi].push(g);
@@ -279,12 +279,15 @@ fn inline_calls(
             if i.index() >= own_insts {
                 continue;
             }
-            let Op::Call {
+            let Op::Call(c) = &f.inst(i).op else {
+                continue;
+            };
+            let Call {
                 callee: Callee::Direct(s),
                 plan,
                 args,
                 ..
-            } = &f.inst(i).op
+            } = &**c
             else {
                 continue;
             };
@@ -318,15 +321,15 @@ fn inline_calls(
 /// Replaces the call at `f.blocks[b].insts[k]` with a copy of `g`'s body.
 fn inline_one(f: &mut Function, b: Block, k: usize, g: &Function) {
     let call = f.blocks[b.index()].insts[k];
-    let Op::Call {
+    let Op::Call(c) = f.inst(call).op.clone() else {
+        unreachable!("inline_one on a non-call")
+    };
+    let Call {
         args,
         arg_mem,
         results,
         ..
-    } = f.inst(call).op.clone()
-    else {
-        unreachable!("inline_one on a non-call")
-    };
+    } = *c;
     let vo = f.values.len() as u32;
     let bo = f.blocks.len() as u32;
     let so = f.slots.len() as u32;
@@ -360,16 +363,11 @@ fn inline_one(f: &mut Function, b: Block, k: usize, g: &Function) {
         op.for_each_operand_mut(|x| *x = v(*x));
         match &mut op {
             Op::SlotAddr(s) => s.0 += so,
-            Op::Call {
-                results,
-                plan,
-                tail,
-                ..
-            } => {
-                results.iter_mut().for_each(|x| *x = v(*x));
-                plan.0 += po;
+            Op::Call(c) => {
+                c.results.iter_mut().for_each(|x| *x = v(*x));
+                c.plan.0 += po;
                 // No longer the last thing its function does.
-                *tail = false;
+                c.tail = false;
             }
             Op::InlineAsm(a) => a.results.iter_mut().for_each(|x| *x = v(*x)),
             Op::Jump(bc) => bc.block = blk(bc.block),
@@ -384,7 +382,7 @@ fn inline_one(f: &mut Function, b: Block, k: usize, g: &Function) {
             Op::Return(vs) => {
                 op = Op::Jump(BlockCall {
                     block: cont,
-                    args: std::mem::take(vs),
+                    args: std::mem::take(vs).into(),
                 })
             }
             _ => {}
@@ -441,7 +439,7 @@ fn inline_one(f: &mut Function, b: Block, k: usize, g: &Function) {
         f,
         Op::Jump(BlockCall {
             block: Block(bo),
-            args: entry_args,
+            args: entry_args.into(),
         }),
         None,
     );

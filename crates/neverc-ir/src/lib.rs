@@ -218,7 +218,88 @@ impl MemFlags {
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BlockCall {
     pub block: Block,
-    pub args: Vec<Value>,
+    pub args: ValueList,
+}
+
+impl BlockCall {
+    /// A target without arguments.
+    pub fn to(block: Block) -> BlockCall {
+        BlockCall {
+            block,
+            args: ValueList::new(),
+        }
+    }
+}
+
+/// A list of values in one word, for branch arguments: empty (as most are, always at -O0)
+/// without allocating, so that a branch stays small in [`Op`]. Reads as a slice.
+#[derive(Clone, Default, PartialEq, Eq, Hash)]
+#[allow(clippy::box_collection)] // the Box keeps it one word (a Vec is three)
+pub struct ValueList(Option<Box<Vec<Value>>>);
+
+impl ValueList {
+    pub fn new() -> ValueList {
+        ValueList(None)
+    }
+    pub fn push(&mut self, v: Value) {
+        self.0.get_or_insert_with(Default::default).push(v)
+    }
+    pub fn retain(&mut self, f: impl FnMut(&Value) -> bool) {
+        if let Some(v) = &mut self.0 {
+            v.retain(f);
+            if v.is_empty() {
+                self.0 = None;
+            }
+        }
+    }
+    pub fn to_vec(&self) -> Vec<Value> {
+        (**self).to_vec()
+    }
+}
+
+impl std::ops::Deref for ValueList {
+    type Target = [Value];
+    fn deref(&self) -> &[Value] {
+        match &self.0 {
+            Some(v) => v,
+            None => &[],
+        }
+    }
+}
+
+impl std::ops::DerefMut for ValueList {
+    fn deref_mut(&mut self) -> &mut [Value] {
+        match &mut self.0 {
+            Some(v) => v,
+            None => &mut [],
+        }
+    }
+}
+
+impl From<Vec<Value>> for ValueList {
+    fn from(v: Vec<Value>) -> ValueList {
+        ValueList((!v.is_empty()).then(|| Box::new(v)))
+    }
+}
+
+impl FromIterator<Value> for ValueList {
+    fn from_iter<I: IntoIterator<Item = Value>>(it: I) -> ValueList {
+        ValueList::from(it.into_iter().collect::<Vec<_>>())
+    }
+}
+
+impl<'a> IntoIterator for &'a ValueList {
+    type Item = &'a Value;
+    type IntoIter = std::slice::Iter<'a, Value>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl std::fmt::Debug for ValueList {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -266,6 +347,25 @@ pub struct InlineAsm {
     pub basic: bool,
     /// The values of the register outputs, in operand order.
     pub results: Vec<Value>,
+}
+
+/// A call. `args` has one value per location of `plan.arguments`, in order, then one per
+/// location of `plan.returns` flagged `sret` (the result buffer's address); a location
+/// flagged `byref` gets the address of the caller's copy, and a stack location whose
+/// `arg_mem` bit is set gets the address of `size` bytes the back end copies into the
+/// outgoing area. `results` has one value per other location of `plan.returns`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Call {
+    pub callee: Callee,
+    pub args: Vec<Value>,
+    /// Indices into `args` passed as memory to copy (aggregates on the stack).
+    pub arg_mem: Vec<u32>,
+    pub plan: PlanId,
+    pub results: Vec<Value>,
+    /// A tail position the back end may turn into a jump. Never set when this plan or the
+    /// calling function's is of a custom convention
+    /// (`neverc_abi::callconv::tail_call_allowed`): their callee-saved sets differ.
+    pub tail: bool,
 }
 
 /// Atomic read-modify-write operations.
@@ -344,23 +444,9 @@ pub enum Op {
     },
     /// The address of a block (GNU labels as values).
     BlockAddr(Block),
-    /// A call. `args` has one value per location of `plan.arguments`, in order, then one
-    /// per location of `plan.returns` flagged `sret` (the result buffer's address); a
-    /// location flagged `byref` gets the address of the caller's copy, and a stack location
-    /// whose `arg_mem` bit is set gets the address of `size` bytes the back end copies into
-    /// the outgoing area. `results` has one value per other location of `plan.returns`.
-    Call {
-        callee: Callee,
-        args: Vec<Value>,
-        /// Indices into `args` passed as memory to copy (aggregates on the stack).
-        arg_mem: Vec<u32>,
-        plan: PlanId,
-        results: Vec<Value>,
-        /// A tail position the back end may turn into a jump. Never set when this plan
-        /// or the calling function's is of a custom convention
-        /// (`neverc_abi::callconv::tail_call_allowed`): their callee-saved sets differ.
-        tail: bool,
-    },
+    /// A call (see [`Call`]), boxed: calls are few, and every other instruction stays
+    /// small.
+    Call(Box<Call>),
     /// Copies `size` bytes; the areas do not overlap.
     Copy {
         dst: Value,
@@ -506,11 +592,11 @@ impl Op {
                 f(*value);
                 f(*addr)
             }
-            Op::Call { callee, args, .. } => {
-                if let Callee::Indirect(c) = callee {
-                    f(*c)
+            Op::Call(c) => {
+                if let Callee::Indirect(v) = c.callee {
+                    f(v)
                 }
-                args.iter().for_each(|a| f(*a))
+                c.args.iter().for_each(|a| f(*a))
             }
             Op::Copy { dst, src, .. } => {
                 f(*dst);
@@ -661,7 +747,7 @@ impl Function {
     pub fn inst_results(&self, i: Inst) -> Vec<Value> {
         let d = self.inst(i);
         match &d.op {
-            Op::Call { results, .. } => results.clone(),
+            Op::Call(c) => c.results.clone(),
             Op::InlineAsm(a) => a.results.clone(),
             _ => d.result.into_iter().collect(),
         }

@@ -36,11 +36,11 @@ impl Op {
                 f(value);
                 f(addr)
             }
-            Op::Call { callee, args, .. } => {
-                if let Callee::Indirect(c) = callee {
-                    f(c)
+            Op::Call(c) => {
+                if let Callee::Indirect(v) = &mut c.callee {
+                    f(v)
                 }
-                args.iter_mut().for_each(f)
+                c.args.iter_mut().for_each(f)
             }
             Op::Copy { dst, src, .. } => {
                 f(dst);
@@ -447,11 +447,12 @@ pub fn function_refs(f: &Function, out: &mut Vec<Sym>) {
     for b in &f.blocks {
         for &i in &b.insts {
             match &f.inst(i).op {
-                Op::SymAddr { sym, .. }
-                | Op::Call {
-                    callee: Callee::Direct(sym),
-                    ..
-                } => out.push(*sym),
+                Op::SymAddr { sym, .. } => out.push(*sym),
+                Op::Call(c) => {
+                    if let Callee::Direct(sym) = c.callee {
+                        out.push(sym)
+                    }
+                }
                 _ => {}
             }
         }
@@ -582,14 +583,17 @@ pub fn tail_recursion_to_loop(f: &mut Function) -> bool {
         let Op::Return(vs) = &f.inst(ret).op else {
             continue;
         };
-        if let Op::Call {
+        let Op::Call(c) = &f.inst(call).op else {
+            continue;
+        };
+        if let Call {
             callee: Callee::Direct(s),
             args,
             arg_mem,
             plan,
             results,
             ..
-        } = &f.inst(call).op
+        } = &**c
         {
             if *s == f.sym
                 && arg_mem.is_empty()
@@ -632,7 +636,7 @@ pub fn tail_recursion_to_loop(f: &mut Function) -> bool {
     f.insts.push(InstData {
         op: Op::Jump(BlockCall {
             block: header,
-            args: entry_params,
+            args: entry_params.into(),
         }),
         result: None,
     });
@@ -642,14 +646,12 @@ pub fn tail_recursion_to_loop(f: &mut Function) -> bool {
         let b = if b == 0 { header.index() } else { b };
         let call = f.blocks[b].insts[k];
         let ret = f.blocks[b].insts[k + 1];
-        let Op::Call { args, .. } =
-            std::mem::replace(&mut f.insts[call.index()].op, Op::Unreachable)
-        else {
+        let Op::Call(c) = std::mem::replace(&mut f.insts[call.index()].op, Op::Unreachable) else {
             unreachable!()
         };
         f.insts[ret.index()].op = Op::Jump(BlockCall {
             block: header,
-            args,
+            args: c.args.into(),
         });
         f.blocks[b].insts.remove(k);
     }

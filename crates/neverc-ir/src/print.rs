@@ -77,7 +77,7 @@ pub fn print_function(m: &Module, f: &Function) -> String {
         for &i in &b.insts {
             let d = f.inst(i);
             let lhs = match &d.op {
-                Op::Call { results, .. } if !results.is_empty() => format!("{} = ", vals(results)),
+                Op::Call(c) if !c.results.is_empty() => format!("{} = ", vals(&c.results)),
                 Op::InlineAsm(a) if !a.results.is_empty() => format!("{} = ", vals(&a.results)),
                 _ => d.result.map(|r| format!("{} = ", v(r))).unwrap_or_default(),
             };
@@ -123,14 +123,15 @@ fn op_text(m: &Module, op: &Op) -> String {
         Op::SlotAddr(sl) => format!("slot_addr slot{}", sl.0),
         Op::SymAddr { sym, offset } => format!("sym_addr {}+{offset}", m.sym(*sym).name),
         Op::BlockAddr(b) => format!("block_addr block{}", b.0),
-        Op::Call {
-            callee,
-            args,
-            arg_mem,
-            plan,
-            tail,
-            ..
-        } => {
+        Op::Call(call) => {
+            let Call {
+                callee,
+                args,
+                arg_mem,
+                plan,
+                tail,
+                ..
+            } = &**call;
             let c = match callee {
                 Callee::Direct(s) => m.sym(*s).name.clone(),
                 Callee::Indirect(x) => format!("*{}", v(*x)),

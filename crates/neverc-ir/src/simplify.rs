@@ -525,10 +525,7 @@ fn fold_and_cse(f: &mut Function) -> bool {
                         .iter()
                         .find(|(k, _)| wrap(t, *k) == c)
                         .map_or(*default, |(_, blk)| *blk);
-                    BlockCall {
-                        block: target,
-                        args: Vec::new(),
-                    }
+                    BlockCall::to(target)
                 }),
                 _ => None,
             };

@@ -138,17 +138,12 @@ pub fn verify(f: &Function) -> Result<(), VerifyError> {
                     };
                     (!ok).then_some("conversion does not fit its types")
                 }
-                Op::Call {
-                    args,
-                    plan,
-                    results,
-                    ..
-                } => match f.plans.get(plan.index()) {
+                Op::Call(c) => match f.plans.get(c.plan.index()) {
                     None => Some("call names a plan that does not exist"),
                     Some(p) => {
-                        if args.len() != p.arguments.len() + sret_count(p) {
+                        if c.args.len() != p.arguments.len() + sret_count(p) {
                             Some("call arguments do not match its plan")
-                        } else if results.len() != p.returns.len() - sret_count(p) {
+                        } else if c.results.len() != p.returns.len() - sret_count(p) {
                             Some("call results do not match its plan")
                         } else {
                             None

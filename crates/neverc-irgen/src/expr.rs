@@ -1649,28 +1649,14 @@ impl<'a> Gen<'a> {
                 let short = self
                     .b()
                     .iconst(Type::I8, if op == BinOp::And { 0 } else { 1 });
+                let to_done = BlockCall {
+                    block: done,
+                    args: vec![short].into(),
+                };
                 let (t, f) = if op == BinOp::And {
-                    (
-                        BlockCall {
-                            block: rhs,
-                            args: vec![],
-                        },
-                        BlockCall {
-                            block: done,
-                            args: vec![short],
-                        },
-                    )
+                    (BlockCall::to(rhs), to_done)
                 } else {
-                    (
-                        BlockCall {
-                            block: done,
-                            args: vec![short],
-                        },
-                        BlockCall {
-                            block: rhs,
-                            args: vec![],
-                        },
-                    )
+                    (to_done, BlockCall::to(rhs))
                 };
                 self.b().push(
                     Op::Branch {

@@ -1721,14 +1721,7 @@ impl<'a> Lower<'a> {
                 });
                 self.emit(b);
             }
-            Op::Call {
-                callee,
-                args,
-                arg_mem,
-                plan,
-                results,
-                ..
-            } => self.lower_call(callee, args, arg_mem, *plan, results)?,
+            Op::Call(c) => self.lower_call(&c.callee, &c.args, &c.arg_mem, c.plan, &c.results)?,
             Op::Copy { dst, src, size, .. } => {
                 let (dv, sv) = (self.reg(*dst)?, self.reg(*src)?);
                 let mut b = B::default();

@@ -1569,14 +1569,7 @@ impl<'a> Lower<'a> {
                 self.emit(b);
                 Ok(())
             }
-            Op::Call {
-                callee,
-                args,
-                arg_mem,
-                plan,
-                results,
-                ..
-            } => self.lower_call(callee, args, arg_mem, *plan, results),
+            Op::Call(c) => self.lower_call(&c.callee, &c.args, &c.arg_mem, c.plan, &c.results),
             Op::Copy { dst, src, size, .. } => self.lower_copy(*dst, *src, *size),
             Op::Zero { dst, size, .. } => self.lower_zero(*dst, *size),
             Op::Alloca { size, align } => self.lower_alloca(*size, *align, res.unwrap()),

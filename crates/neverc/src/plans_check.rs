@@ -43,11 +43,14 @@ pub fn records(m: &Module) -> Option<String> {
             out.push_str(&format!("def {} {}\n", s.name, text_of(&f.plan)));
         }
         for inst in &f.insts {
-            if let Op::Call {
+            let Op::Call(call) = &inst.op else {
+                continue;
+            };
+            if let neverc_ir::Call {
                 callee: Callee::Direct(c),
                 plan,
                 ..
-            } = &inst.op
+            } = &**call
             {
                 let cs = m.sym(*c);
                 if !cs.defined && !cs.local {
