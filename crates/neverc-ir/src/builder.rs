@@ -136,10 +136,22 @@ impl FunctionBuilder {
     }
 
     pub fn iconst(&mut self, ty: Type, imm: i128) -> Value {
-        self.val(Op::Iconst { ty, imm }, ty)
+        self.val(
+            Op::Iconst {
+                ty,
+                imm: imm.into(),
+            },
+            ty,
+        )
     }
     pub fn fconst(&mut self, ty: Type, bits: u128) -> Value {
-        self.val(Op::Fconst { ty, bits }, ty)
+        self.val(
+            Op::Fconst {
+                ty,
+                bits: bits.into(),
+            },
+            ty,
+        )
     }
     pub fn unary(&mut self, op: UnaryOp, arg: Value) -> Value {
         let ty = self.func.value_type(arg);

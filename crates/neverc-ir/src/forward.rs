@@ -95,7 +95,7 @@ pub(crate) fn slot_ref(f: &Function, v: Value, depth: u32) -> Option<(Slot, i64)
                 ValueDef::Result(ci, _) => match f.inst(ci).op {
                     Op::Iconst { ty, imm } if ty != Type::I128 => {
                         let n = ty.bytes() * 8;
-                        Some(((imm << (128 - n)) >> (128 - n)) as i64)
+                        Some(((imm.get() << (128 - n)) >> (128 - n)) as i64)
                     }
                     _ => None,
                 },
@@ -423,9 +423,15 @@ fn compose(f: &mut Function, ty: Type, bytes: &[Byte], out: &mut Vec<Inst>) -> O
     }
     if bytes.iter().all(|b| *b == Byte::Zero) {
         let op = if ty.is_int() {
-            Op::Iconst { ty, imm: 0 }
+            Op::Iconst {
+                ty,
+                imm: Imm::new(0),
+            }
         } else {
-            Op::Fconst { ty, bits: 0 }
+            Op::Fconst {
+                ty,
+                bits: Bits::new(0),
+            }
         };
         let (i, r) = new_inst(f, op, Some(ty));
         out.push(i);
@@ -482,7 +488,7 @@ fn compose(f: &mut Function, ty: Type, bytes: &[Byte], out: &mut Vec<Inst>) -> O
                 f,
                 Op::Iconst {
                     ty: Type::I64,
-                    imm: c,
+                    imm: c.into(),
                 },
                 Some(Type::I64),
             );

@@ -214,6 +214,71 @@ impl MemFlags {
     }
 }
 
+/// An integer constant's 128 bits, stored 8-aligned: an `i128` field would make every
+/// [`Op`] 16-aligned and larger. `get` gives the value.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(C, packed(8))]
+pub struct Imm(i128);
+
+impl Imm {
+    pub const fn new(v: i128) -> Imm {
+        Imm(v)
+    }
+    pub const fn get(self) -> i128 {
+        self.0
+    }
+}
+
+impl From<i128> for Imm {
+    fn from(v: i128) -> Imm {
+        Imm(v)
+    }
+}
+
+impl std::fmt::Debug for Imm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl std::fmt::Display for Imm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(&self.get(), f)
+    }
+}
+
+/// A float constant's bit pattern, stored 8-aligned as [`Imm`] is.
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
+#[repr(C, packed(8))]
+pub struct Bits(u128);
+
+impl Bits {
+    pub const fn new(v: u128) -> Bits {
+        Bits(v)
+    }
+    pub const fn get(self) -> u128 {
+        self.0
+    }
+}
+
+impl From<u128> for Bits {
+    fn from(v: u128) -> Bits {
+        Bits(v)
+    }
+}
+
+impl std::fmt::Debug for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&self.get(), f)
+    }
+}
+
+impl std::fmt::LowerHex for Bits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::LowerHex::fmt(&self.get(), f)
+    }
+}
+
 /// A branch target with the arguments for the block's parameters.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct BlockCall {
@@ -386,12 +451,12 @@ pub enum Op {
     /// low bits of the type count).
     Iconst {
         ty: Type,
-        imm: i128,
+        imm: Imm,
     },
     /// A float constant by its bit pattern (f80: the low 80 bits).
     Fconst {
         ty: Type,
-        bits: u128,
+        bits: Bits,
     },
     Unary {
         op: UnaryOp,
@@ -857,3 +922,8 @@ impl Module {
         s
     }
 }
+
+// Every instruction of every function is an `InstData`: keep it small (calls, switch
+// cases and branch arguments live out of line).
+const _: () = assert!(std::mem::size_of::<Op>() <= 40);
+const _: () = assert!(std::mem::size_of::<InstData>() <= 48);

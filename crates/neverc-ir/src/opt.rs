@@ -266,9 +266,15 @@ pub fn mem2reg(f: &mut Function) {
     for &s in &promoted {
         let t = ty[s].unwrap();
         let op = if t.is_int() {
-            Op::Iconst { ty: t, imm: 0 }
+            Op::Iconst {
+                ty: t,
+                imm: Imm::new(0),
+            }
         } else {
-            Op::Fconst { ty: t, bits: 0 }
+            Op::Fconst {
+                ty: t,
+                bits: Bits::new(0),
+            }
         };
         let inst = Inst(f.insts.len() as u32);
         f.values.push(ValueData {

@@ -160,7 +160,7 @@ fn resolve(subst: &[Option<Value>], mut v: Value) -> Value {
 fn iconst_of(f: &Function, v: Value) -> Option<i128> {
     match f.values[v.index()].def {
         ValueDef::Result(i, _) => match &f.inst(i).op {
-            Op::Iconst { ty, imm } if *ty != Type::I128 => Some(wrap(*ty, *imm)),
+            Op::Iconst { ty, imm } if *ty != Type::I128 => Some(wrap(*ty, imm.get())),
             _ => None,
         },
         _ => None,
@@ -480,7 +480,7 @@ fn fold_and_cse(f: &mut Function) -> bool {
                     Simpl::Const(c) => {
                         op = Op::Iconst {
                             ty: rty.unwrap(),
-                            imm: c,
+                            imm: c.into(),
                         };
                         changed = true;
                         break;

@@ -317,9 +317,15 @@ pub fn split_slots(f: &mut Function) -> bool {
                             continue;
                         }
                         let zero = if p.ty.is_float() {
-                            Op::Fconst { ty: p.ty, bits: 0 }
+                            Op::Fconst {
+                                ty: p.ty,
+                                bits: Bits::new(0),
+                            }
                         } else {
-                            Op::Iconst { ty: p.ty, imm: 0 }
+                            Op::Iconst {
+                                ty: p.ty,
+                                imm: Imm::new(0),
+                            }
                         };
                         let z = e.value(zero, p.ty);
                         e.store(&pieces[ds.index()], p.offset, z);
@@ -378,7 +384,13 @@ impl Emit<'_> {
         self.inst(op, Some(ty)).unwrap()
     }
     fn iconst(&mut self, ty: Type, imm: i128) -> Value {
-        self.value(Op::Iconst { ty, imm }, ty)
+        self.value(
+            Op::Iconst {
+                ty,
+                imm: imm.into(),
+            },
+            ty,
+        )
     }
     fn conv(&mut self, op: ConvOp, arg: Value, to: Type) -> Value {
         if self.f.value_type(arg) == to {

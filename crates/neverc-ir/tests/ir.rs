@@ -70,7 +70,7 @@ fn rejects_wrong_arity_and_types() {
     f.values[1].ty = Type::I64;
     f.insts[0].op = Op::Iconst {
         ty: Type::I64,
-        imm: 1,
+        imm: 1.into(),
     };
     assert_eq!(
         verify(&f).unwrap_err().0,

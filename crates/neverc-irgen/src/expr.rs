@@ -428,7 +428,7 @@ impl<'a> Gen<'a> {
         let signed = self.is_signed(from);
         // Float constants convert at compile time, saturating as gcc's folding does.
         if let Some(Op::Fconst { bits, .. }) = self.def_op(v) {
-            if let Some(f) = crate::consts::fconst_value(ft, bits) {
+            if let Some(f) = crate::consts::fconst_value(ft, bits.get()) {
                 if tt.is_float() {
                     return self.float_const(tt, f);
                 }
@@ -454,7 +454,7 @@ impl<'a> Gen<'a> {
         if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
             if ft.is_int() && tt.is_float() && ft != Type::Ptr && ft.bytes() <= 8 {
                 let bits = ft.bytes() * 8;
-                let u = (imm as u128) & ((1u128 << bits) - 1);
+                let u = (imm.get() as u128) & ((1u128 << bits) - 1);
                 let x = if signed && (u >> (bits - 1)) & 1 == 1 {
                     u as i128 - (1i128 << bits)
                 } else {
@@ -488,7 +488,7 @@ impl<'a> Gen<'a> {
                 } else {
                     (1i128 << bits) - 1
                 };
-                let u = imm & m;
+                let u = imm.get() & m;
                 let x = if signed && bits < 128 && (u >> (bits - 1)) & 1 == 1 {
                     u - (1i128 << bits)
                 } else {
@@ -608,10 +608,15 @@ impl<'a> Gen<'a> {
         self.runtime_sized(p).then_some(p)
     }
 
-    /// The instruction defining `v`, if any.
+    /// The instruction defining `v`, if any; not a call or an asm statement (whose copies
+    /// would allocate, and which nothing here looks into).
     fn def_op(&mut self, v: Value) -> Option<Op> {
-        match self.b().func.values[v.index()].def {
-            ValueDef::Result(i, 0) => Some(self.b().func.insts[i.index()].op.clone()),
+        let f = &self.b().func;
+        match f.values[v.index()].def {
+            ValueDef::Result(i, 0) => match &f.insts[i.index()].op {
+                Op::Call(_) | Op::InlineAsm(_) => None,
+                op => Some(op.clone()),
+            },
             _ => None,
         }
     }

@@ -375,7 +375,7 @@ impl<'a> Gen<'a> {
         let constant = |v: Value| -> Option<i128> {
             let operand = |v: Value| match func.values[v.index()].def {
                 ValueDef::Result(i, _) => match func.inst(i).op {
-                    Op::Iconst { imm, .. } => Some(imm),
+                    Op::Iconst { imm, .. } => Some(imm.get()),
                     _ => None,
                 },
                 _ => None,
@@ -384,7 +384,7 @@ impl<'a> Gen<'a> {
                 return None;
             };
             match func.inst(i).op {
-                Op::Iconst { imm, .. } => Some(imm),
+                Op::Iconst { imm, .. } => Some(imm.get()),
                 Op::Icmp {
                     cc: cc @ (IntCC::Eq | IntCC::Ne),
                     a,

@@ -668,7 +668,7 @@ impl<'a> Lower<'a> {
 
     fn const_of(&self, v: Value) -> Option<i64> {
         match self.def_of(v) {
-            Some(Op::Iconst { ty, imm }) if *ty != Type::I128 => Some(imm_of(*ty, *imm)),
+            Some(Op::Iconst { ty, imm }) if *ty != Type::I128 => Some(imm_of(*ty, imm.get())),
             _ => None,
         }
     }
@@ -689,7 +689,7 @@ impl<'a> Lower<'a> {
         match op {
             Op::Iconst { ty, imm } => {
                 let d = b.def_g(r);
-                for i in mov_const(d, sz(ty), imm_of(ty, imm) as u64) {
+                for i in mov_const(d, sz(ty), imm_of(ty, imm.get()) as u64) {
                     b.i(i);
                 }
             }
@@ -697,6 +697,7 @@ impl<'a> Lower<'a> {
                 ty: Type::F128,
                 bits,
             } => {
+                let bits = bits.get();
                 let (t1, t2) = (self.gtemp(), self.gtemp());
                 let (g1, g2) = (b.early_g(t1), b.early_g(t2));
                 let d = b.def_v(r);
@@ -721,6 +722,7 @@ impl<'a> Lower<'a> {
                 ty: Type::F16,
                 bits,
             } => {
+                let bits = bits.get();
                 // The 16 bits through a general register (no `fmov h` without FP16).
                 let d = b.def_v(r);
                 let t = self.gtemp();
@@ -735,6 +737,7 @@ impl<'a> Lower<'a> {
                 });
             }
             Op::Fconst { ty, bits } => {
+                let bits = bits.get();
                 let d = b.def_v(r);
                 let size = fsz(ty);
                 let val = if ty == Type::F32 {
@@ -2779,7 +2782,8 @@ impl<'a> Lower<'a> {
                 let ty = self.ty(a);
                 let x = self.reg(a)?;
                 let xr = b.use_v(x);
-                let is_zero = matches!(self.def_of(bv), Some(Op::Fconst { bits: 0, .. }));
+                let is_zero =
+                    matches!(self.def_of(bv), Some(Op::Fconst { bits, .. }) if bits.get() == 0);
                 let rm = if is_zero {
                     None
                 } else {

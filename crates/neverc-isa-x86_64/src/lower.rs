@@ -542,7 +542,7 @@ impl<'a> Lower<'a> {
 
     fn const_of(&self, v: Value) -> Option<i64> {
         match self.def_of(v) {
-            Some(Op::Iconst { ty, imm }) if *ty != Type::I128 => Some(imm_of(*ty, *imm)),
+            Some(Op::Iconst { ty, imm }) if *ty != Type::I128 => Some(imm_of(*ty, imm.get())),
             _ => None,
         }
     }
@@ -563,7 +563,7 @@ impl<'a> Lower<'a> {
         match op {
             Op::Iconst { ty, imm } => {
                 let d = b.def_g(r);
-                let c = imm_of(ty, imm);
+                let c = imm_of(ty, imm.get());
                 let (size, c) = if ty == Type::I64 || ty == Type::Ptr {
                     (Size::S64, c)
                 } else {
@@ -576,6 +576,7 @@ impl<'a> Lower<'a> {
                 });
             }
             Op::Fconst { ty, bits } => {
+                let bits = bits.get();
                 let d = b.def_x(r);
                 if bits == 0 {
                     b.i(Inst::Sse {
@@ -1448,6 +1449,7 @@ impl<'a> Lower<'a> {
                 Ok(())
             }
             Op::Fconst { ty, bits } => {
+                let bits = &bits.get();
                 let r = res.unwrap();
                 match ty {
                     Type::F16 | Type::F32 | Type::F64 => Ok(()),

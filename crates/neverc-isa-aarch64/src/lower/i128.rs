@@ -28,7 +28,7 @@ impl<'a> Lower<'a> {
     /// extensions are no instruction: their uses materialise the value).
     pub(super) fn const128(&self, v: Value) -> Option<i128> {
         match self.def_of(v) {
-            Some(Op::Iconst { ty, imm }) if *ty == Type::I128 => Some(*imm),
+            Some(Op::Iconst { ty, imm }) if *ty == Type::I128 => Some(imm.get()),
             Some(Op::Conv {
                 op: op @ (ConvOp::Sext | ConvOp::Zext),
                 arg,

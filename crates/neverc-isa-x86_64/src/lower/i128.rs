@@ -22,7 +22,7 @@ impl<'a> Lower<'a> {
     /// The (low, high) vregs of an i128 value, materialising constants here.
     pub(super) fn pair(&mut self, v: Value) -> Result<(VReg, VReg), BackendError> {
         if let Some(Op::Iconst { imm, .. }) = self.def_of(v) {
-            let imm = *imm;
+            let imm = imm.get();
             let lo = self.new_vreg(RegClass::Int);
             let hi = self.new_vreg(RegClass::Int);
             let mut b = B::default();
