@@ -748,7 +748,12 @@ impl<'a> Gen<'a> {
                     }
                 };
                 let Some(m) = self.member(rty, *name) else {
-                    self.refuse(ex.loc, "this member access");
+                    let what = if self.t.types.size_align(rty).is_none() {
+                        format!("member access in {}", self.unsized_kind(rty))
+                    } else {
+                        "this member access".to_string()
+                    };
+                    self.refuse(ex.loc, what);
                     return plain(addr);
                 };
                 let addr = self.add_offset(addr, m.offset as i64);
@@ -1338,7 +1343,8 @@ impl<'a> Gen<'a> {
                         let ulong = self.t.types.int(neverc_abi::IntKind::ULong);
                         return Rv::Scalar(self.convert(v, ulong, ty));
                     }
-                    self.refuse(ex.loc, "sizeof of a variable length array");
+                    let what = self.unsized_operator(&ex.kind);
+                    self.refuse(ex.loc, what);
                     Rv::Scalar(self.int_const(ty, 0))
                 }
             },
@@ -1370,6 +1376,20 @@ impl<'a> Gen<'a> {
             ExprKind::Int(i) => self.ast.lits.ints[i as usize].imaginary,
             _ => false,
         }
+    }
+
+    /// The refusal of `sizeof`, `_Alignof` or `offsetof` of a type the layout cannot size.
+    fn unsized_operator(&mut self, kind: &ExprKind) -> String {
+        let tn = |g: &Self, tn| g.t.type_names.get(tn).copied().unwrap_or(TypeId::ERROR);
+        let (op, t) = match kind {
+            ExprKind::SizeofExpr(x) => ("sizeof of", self.expr_type(*x)),
+            ExprKind::SizeofType(n) => ("sizeof of", tn(self, n)),
+            ExprKind::AlignofExpr(x) => ("_Alignof of", self.expr_type(*x)),
+            ExprKind::AlignofType(n, _) => ("_Alignof of", tn(self, n)),
+            ExprKind::Offsetof(n, _) => ("offsetof in", tn(self, n)),
+            _ => return "this constant".to_string(),
+        };
+        format!("{op} {}", self.unsized_kind(t))
     }
 
     /// `sizeof` of a type whose size is known at run time: a type name's sizes are

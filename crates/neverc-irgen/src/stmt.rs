@@ -577,11 +577,7 @@ impl<'a> Gen<'a> {
                 continue;
             }
             if self.t.types.size_align(ty).is_none() {
-                let what = if self.contains_error_type(ty) {
-                    "objects of a vector or transparent union type"
-                } else {
-                    "objects of a type with variable length members"
-                };
+                let what = format!("objects of {}", self.unsized_kind(ty));
                 self.refuse(id.decl.loc, what);
                 continue;
             }
@@ -652,7 +648,7 @@ impl<'a> Gen<'a> {
     }
 
     /// A type sema could not model (vector types, transparent unions) somewhere inside.
-    fn contains_error_type(&self, ty: TypeId) -> bool {
+    pub(crate) fn contains_error_type(&self, ty: TypeId) -> bool {
         match self.t.types.kind(ty) {
             Kind::Error => true,
             Kind::Array(e, _) | Kind::Complex(e) => self.contains_error_type(*e),

@@ -132,4 +132,34 @@ impl Gen<'_> {
             _ => false,
         })
     }
+
+    /// Does a record (or an array of them) have a member of variably modified size (a
+    /// GNU `struct { int a[n]; }`)?
+    pub fn has_vm_member(&self, ty: TypeId) -> bool {
+        match *self.t.types.kind(ty) {
+            Kind::Array(e, _) => self.has_vm_member(e),
+            Kind::Record(r) => self.t.types.records[r as usize]
+                .members
+                .iter()
+                .any(|m| self.runtime_sized(m.ty) || self.has_vm_member(m.ty)),
+            _ => false,
+        }
+    }
+
+    /// What kind of type `ty` is, for a refusal of a type the layout cannot size.
+    pub fn unsized_kind(&self, ty: TypeId) -> &'static str {
+        if self.has_vm_member(ty) {
+            "structures or unions with variable length members (GNU)"
+        } else if self.runtime_sized(ty) {
+            "variable length arrays"
+        } else if self.contains_error_type(ty) {
+            "vector or transparent union types"
+        } else if matches!(self.t.types.kind(ty), Kind::Record(r)
+            if self.t.types.records[*r as usize].opaque)
+        {
+            "structures or unions of 2^60 bytes or more"
+        } else {
+            "types of this size"
+        }
+    }
 }

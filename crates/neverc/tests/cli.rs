@@ -644,6 +644,44 @@ fn inline_asm_refusals_are_exact() {
     }
 }
 
+/// Variably modified types neverc does not compile are refused by name, never given a
+/// wrong size: GNU VLAs in structs (objects, sizeof, offsetof), a nested function using
+/// its parent's VLA type (the size lives in the parent's frame), structures too large
+/// for the layout.
+#[test]
+fn variably_modified_refusals_are_exact() {
+    let d = temp_dir("vm");
+    let cases: &[(&str, &str)] = &[
+        (
+            "int f(int n) { struct { int a[n]; } s; s.a[0] = 1; return s.a[0]; }\n",
+            "t.c:1:37: error: neverc cannot compile objects of structures or unions with variable length members (GNU) yet (function 'f')\n",
+        ),
+        (
+            "int f(int n) { struct s { char b[n]; }; return sizeof(struct s); }\n",
+            "t.c:1:48: error: neverc cannot compile sizeof of structures or unions with variable length members (GNU) yet (function 'f')\n",
+        ),
+        (
+            "int f(int n) { int a[n][n]; int g(void) { return a[1][1]; } return g(); }\n",
+            "t.c:1:52: error: neverc cannot compile a variably modified type whose size is not evaluated here yet (function 'g.1')\n",
+        ),
+        (
+            "struct h { short b[1L << 61]; int a; };\nlong f(void) { return sizeof(struct h); }\n",
+            "t.c:2:23: error: neverc cannot compile sizeof of structures or unions of 2^60 bytes or more yet (function 'f')\n",
+        ),
+    ];
+    for (src, want) in cases {
+        std::fs::write(d.join("t.c"), src).unwrap();
+        let o = neverc_in(Some(&d), &["-c", "t.c", "-o", "t.o"], None);
+        let first: String = o
+            .stderr
+            .lines()
+            .take(want.lines().count())
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert_eq!((o.code, first.as_str()), (1, *want), "{src}");
+    }
+}
+
 /// The function and object symbols an ELF64 object defines, `nm`-style ("t name" for a
 /// local function, "T name" global, "d"/"D" for data), sorted by name.
 fn defined_symbols(obj: &[u8]) -> Vec<String> {
