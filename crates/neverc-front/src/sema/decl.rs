@@ -2547,6 +2547,8 @@ impl<'a> Sema<'a> {
                 self.jumps.push(Jump::Switch {
                     cases: Vec::new(),
                     default: None,
+                    at: st.loc,
+                    vm: self.vm.cur,
                 });
                 self.stmt(*b);
                 self.jumps.pop();
@@ -2725,6 +2727,7 @@ impl<'a> Sema<'a> {
                     self.error(st.loc, len, "duplicate case value");
                     self.note(p, len, "previously used here");
                 }
+                self.check_vm_case(st.loc, len);
                 self.stmt(*body);
             }
             StmtKind::Default(b) => {
@@ -2746,6 +2749,7 @@ impl<'a> Sema<'a> {
                     self.error(st.loc, len, "multiple default labels in one switch");
                     self.note(p, len, "this is the first default label");
                 }
+                self.check_vm_case(st.loc, len);
                 self.stmt(*b);
             }
             StmtKind::Asm(a) => {

@@ -331,6 +331,10 @@ pub(crate) enum Jump {
         /// Case ranges seen: low, high, where.
         cases: Vec<(i128, i128, Loc)>,
         default: Option<Loc>,
+        /// Where the switch is, and the objects of variably modified type in scope there
+        /// (a node of `vm`): a case label may not be in the scope of another one.
+        at: Loc,
+        vm: u32,
     },
 }
 
@@ -666,6 +670,41 @@ impl<'a> Sema<'a> {
             let on = self.name(oname);
             self.note(oloc, self.sym_len(oname), format!("'{on}' declared here"));
         }
+    }
+
+    /// A case or default label (`len`: its keyword's) of the innermost switch is in the
+    /// scope of an object of variably modified type the switch is not (C17 6.8.4.2p2):
+    /// gcc's error, with notes on the switch and the object.
+    pub(crate) fn check_vm_case(&mut self, at: Loc, len: u32) {
+        let to = self.vm.cur;
+        if to == 0 {
+            return;
+        }
+        let Some((sw, from)) = self.jumps.iter().rev().find_map(|j| match j {
+            Jump::Switch { at, vm, .. } => Some((*at, *vm)),
+            Jump::Loop => None,
+        }) else {
+            return;
+        };
+        // Is `to` an ancestor of (or the same as) `from`?
+        let mut n = from;
+        while n != to && n != 0 {
+            n = self.vm.nodes[n as usize].0;
+        }
+        if n == to {
+            return;
+        }
+        self.error(
+            at,
+            len,
+            "switch jumps into scope of identifier with variably modified type",
+        );
+        self.note(sw, 6, "switch starts here");
+        let obj = self.vm.nodes[to as usize].1;
+        let o = &self.ords[obj as usize];
+        let (oloc, oname) = (o.loc, o.name);
+        let on = self.name(oname);
+        self.note(oloc, self.sym_len(oname), format!("'{on}' declared here"));
     }
 
     /// Is warning `option` on, given the groups (`all`, `extra`, `unused`) that enable it?
