@@ -1157,7 +1157,12 @@ impl<'a> Sema<'a> {
                                 }
                                 ArrLen::Fixed(v as u64)
                             }
-                            None => ArrLen::Vla(Some(*sz)),
+                            None => {
+                                if let Some(text) = self.spell_size(*sz, 0) {
+                                    self.types.vla_spelling.insert(*sz, text);
+                                }
+                                ArrLen::Vla(Some(*sz))
+                            }
                         }
                     } else {
                         ArrLen::Unknown
@@ -2355,6 +2360,48 @@ impl<'a> Sema<'a> {
                     self.func = None;
                 }
             }
+        }
+    }
+
+    /// gcc's spelling of a VLA size in a type name (`n`, `(n + 1) * 2`, `n + -1`): names,
+    /// decimal literals and binary operators; None for anything else (spelled `*`).
+    /// `outer` is the precedence of the operator around it, for parentheses.
+    fn spell_size(&self, e: ExprId, outer: u8) -> Option<String> {
+        use crate::parse::ast::BinOp as B;
+        let prec = |op: B| match op {
+            B::Mul | B::Div | B::Mod => 10,
+            B::Add | B::Sub => 9,
+            B::Shl | B::Shr => 8,
+            B::Lt | B::Gt | B::Le | B::Ge => 7,
+            B::Eq | B::Ne => 6,
+            B::BitAnd => 5,
+            B::BitXor => 4,
+            B::BitOr => 3,
+            B::And => 2,
+            B::Or => 1,
+        };
+        match &self.ast.expr(e).kind {
+            ExprKind::Ident(s) => Some(self.name(*s)),
+            ExprKind::Int(i) => {
+                let lit = &self.ast.lits.ints[*i as usize];
+                (!lit.non_decimal && !lit.unsigned && lit.longs == 0 && !lit.imaginary)
+                    .then(|| lit.value.to_string())
+            }
+            ExprKind::Paren(x) => self.spell_size(*x, outer),
+            ExprKind::Binary(op, a, b) => {
+                let p = prec(*op);
+                let l = self.spell_size(*a, p)?;
+                // gcc folds `n - 3` to `n + -3`.
+                let (op, r) = match (op, &self.ast.expr(*b).kind) {
+                    (B::Sub, ExprKind::Int(_)) => {
+                        ("+", format!("-{}", self.spell_size(*b, p + 1)?))
+                    }
+                    _ => (op.as_str(), self.spell_size(*b, p + 1)?),
+                };
+                let text = format!("{l} {op} {r}");
+                Some(if p < outer { format!("({text})") } else { text })
+            }
+            _ => None,
         }
     }
 

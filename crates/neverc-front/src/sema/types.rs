@@ -119,6 +119,9 @@ pub struct TypeTable {
     pub machine: Machine,
     /// `int(k)`'s answers, by `IntKind` (0: not interned yet; 0 is the error type).
     int_ids: [u32; 13],
+    /// How gcc spells a VLA's size in messages (`int (*)[n + 1]`), by its size expression;
+    /// a size not here is spelled `*`.
+    pub vla_spelling: FxHashMap<crate::parse::ast::ExprId, String>,
 }
 
 /// Size and alignment in bytes.
@@ -133,6 +136,7 @@ impl TypeTable {
             enums: Vec::new(),
             machine,
             int_ids: [0; 13],
+            vla_spelling: FxHashMap::default(),
         };
         let e = t.intern(Kind::Error, 0);
         debug_assert_eq!(e, TypeId::ERROR);
@@ -737,7 +741,9 @@ impl TypeTable {
         let (base, decl) = self.split(id, String::new(), interner);
         if decl.is_empty() {
             base
-        } else if decl.starts_with('(') || decl.starts_with('[') {
+        } else if (decl.starts_with('(') && !decl.starts_with("(*")) || decl.starts_with('[') {
+            // A function's parameters or an array's bounds follow the base directly; a
+            // parenthesised pointer declarator does not (`int (*)[3]`).
             format!("{base}{decl}")
         } else {
             format!("{base} {decl}")
@@ -774,6 +780,9 @@ impl TypeTable {
                     if !inner.is_empty() {
                         d.push(' ');
                     }
+                } else if inner.starts_with('(') {
+                    // gcc: `int * (*)[2]`, `int (* (*)(void))[4]`.
+                    d.push(' ');
                 }
                 d.push_str(&inner);
                 let wrap = matches!(self.kind(*to), Kind::Array(..) | Kind::Func(_));
@@ -784,7 +793,10 @@ impl TypeTable {
                 let d = match n {
                     ArrLen::Fixed(n) => format!("{inner}[{n}]"),
                     ArrLen::Unknown => format!("{inner}[]"),
-                    ArrLen::Vla(_) => format!("{inner}[*]"),
+                    ArrLen::Vla(e) => {
+                        let size = e.and_then(|e| self.vla_spelling.get(&e));
+                        format!("{inner}[{}]", size.map_or("*", |s| s.as_str()))
+                    }
                 };
                 self.split(*e, d, interner)
             }
