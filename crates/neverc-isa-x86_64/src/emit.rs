@@ -94,6 +94,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         note(*from);
         note(*to);
     }
+    if fr.save_all {
+        used_set.union_from(callee_saved);
+    }
     let mut used: Vec<PReg> = used_set.into_iter().collect();
     used.sort();
     let spill_base = fr.fixed_size as i32;

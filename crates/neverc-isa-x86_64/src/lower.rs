@@ -51,6 +51,10 @@ pub struct FrameInfo {
     pub omit_fp: bool,
     /// Callee-saved registers that inline asm clobbers (saved like the allocated ones).
     pub asm_saved: Vec<PReg>,
+    /// Save every callee-saved register, used or not: the function calls setjmp, and a
+    /// `__builtin_longjmp` back into it skips the epilogues of the functions in between,
+    /// which may have changed any of them.
+    pub save_all: bool,
 }
 
 pub struct Lowered {
@@ -398,6 +402,7 @@ pub fn lower_function(
         callee_saved,
         omit_fp: opts.omit_frame_pointer && !l.has_alloca && l.realign <= 16 && !needs_fp(f),
         asm_saved: l.asm_saved.clone(),
+        save_all: f.calls_setjmp,
     };
     let next_label = l.next_label;
     if l.main_out_of_order {
