@@ -370,3 +370,36 @@ impl<I, C> regalloc2::Function for VCode<I, C> {
         true
     }
 }
+
+/// The reachable blocks of `f` in reverse postorder from the entry (a block's first
+/// successor is visited last, so it comes right after the block). Back ends number their
+/// vblocks this way: regalloc2's Fastalloc walks blocks backwards by index with one live
+/// set, so a value's defining block must come before every block that uses it.
+pub fn reverse_postorder(f: &neverc_ir::Function) -> Vec<usize> {
+    let n = f.blocks.len();
+    let succs = |b: usize| {
+        f.terminator(neverc_ir::Block(b as u32))
+            .map(|t| t.successors())
+            .unwrap_or_default()
+    };
+    let mut seen = vec![false; n];
+    let mut post = Vec::with_capacity(n);
+    let mut stack: Vec<(usize, Vec<neverc_ir::Block>)> = vec![(0, succs(0))];
+    seen[0] = true;
+    while let Some((b, rest)) = stack.last_mut() {
+        match rest.pop() {
+            Some(s) if !seen[s.index()] => {
+                seen[s.index()] = true;
+                let ss = succs(s.index());
+                stack.push((s.index(), ss));
+            }
+            Some(_) => {}
+            None => {
+                post.push(*b);
+                stack.pop();
+            }
+        }
+    }
+    post.reverse();
+    post
+}

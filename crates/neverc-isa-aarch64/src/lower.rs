@@ -33,7 +33,7 @@ use crate::backend::{BackendError, Options, Pic};
 use crate::custom_cc;
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::reloc::SymId;
-use neverc_codegen::vcode::{Term, VBlock, VCode, VInst};
+use neverc_codegen::vcode::{reverse_postorder, Term, VBlock, VCode, VInst};
 use neverc_ir as ir;
 use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
 mod inline_asm;
@@ -4417,34 +4417,4 @@ fn in_v(ty: Type) -> bool {
         ty,
         Type::F16 | Type::F32 | Type::F64 | Type::F128 | Type::V128
     )
-}
-
-/// The reachable IR blocks in reverse postorder from the entry.
-fn reverse_postorder(f: &ir::Function) -> Vec<usize> {
-    let n = f.blocks.len();
-    let succs = |b: usize| {
-        f.terminator(ir::Block(b as u32))
-            .map(|t| t.successors())
-            .unwrap_or_default()
-    };
-    let mut seen = vec![false; n];
-    let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(usize, Vec<ir::Block>)> = vec![(0, succs(0))];
-    seen[0] = true;
-    while let Some((b, rest)) = stack.last_mut() {
-        match rest.pop() {
-            Some(s) if !seen[s.index()] => {
-                seen[s.index()] = true;
-                let ss = succs(s.index());
-                stack.push((s.index(), ss));
-            }
-            Some(_) => {}
-            None => {
-                post.push(*b);
-                stack.pop();
-            }
-        }
-    }
-    post.reverse();
-    post
 }

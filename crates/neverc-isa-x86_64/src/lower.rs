@@ -19,6 +19,7 @@ use crate::backend::{BackendError, Options, Pic};
 use crate::vcode::*;
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::reloc::{RelocKind, SymId};
+use neverc_codegen::vcode::reverse_postorder;
 use neverc_ir as ir;
 use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
 use regalloc2::{
@@ -894,13 +895,14 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        // VCode blocks for reachable IR blocks, in order.
-        for (b, _) in f.blocks.iter().enumerate() {
-            if reach[b] {
-                let v = self.new_block();
-                self.blocks[v].origin = v;
-                self.ir2v[b] = v;
-            }
+        // Vblocks for the reachable IR blocks, in reverse postorder: regalloc2's Fastalloc
+        // walks blocks backwards by index with one live set, so a value's defining block
+        // must come before every block that uses it. They are lowered in that order too.
+        let rpo = reverse_postorder(f);
+        for &b in &rpo {
+            let v = self.new_block();
+            self.blocks[v].origin = v;
+            self.ir2v[b] = v;
         }
         self.main_blocks = self.blocks.len();
         self.main_lens = vec![0; self.main_blocks];
@@ -977,15 +979,12 @@ impl<'a> Lower<'a> {
                 }
             }
         }
-        for (b, bd) in f.blocks.iter().enumerate() {
-            if !reach[b] {
-                continue;
-            }
+        for &b in &rpo {
             self.cur = self.ir2v[b];
             if b == 0 {
                 self.lower_entry()?;
             }
-            for &i in &bd.insts {
+            for &i in &f.blocks[b].insts {
                 self.lower_inst(i)?;
             }
         }
