@@ -1,8 +1,11 @@
 //! neverc-codegen: what every back end shares: the object file writer (ELF through the
-//! `object` crate), call-frame information, and module-level output (data objects,
-//! aliases, constructor tables, the `-S` text's sections).
+//! `object` crate), call-frame information, module-level output (data objects,
+//! aliases, constructor tables, the `-S` text's sections), and what inline asm lowering
+//! shares (`inline_asm`: reading templates, `%N`, `%[name]`, modifiers, `%=`, dialect
+//! alternatives; checking that the operands can have registers).
 
 pub mod cfi;
+pub mod inline_asm;
 pub mod module;
 pub mod object_file;
 pub mod reloc;

@@ -15,6 +15,7 @@
 
 use super::*;
 use crate::asm::parse;
+use neverc_codegen::inline_asm::{self, Dialects};
 use std::collections::HashMap;
 
 /// What an operand is in the template.
@@ -66,31 +67,15 @@ fn imm_allowed(letters: &str, c: i64) -> bool {
 /// A message with the placeholder registers (`%?3w`) spelled as the template could have
 /// named them (`%w1`).
 fn user_spelling(msg: &str, operand_of: &HashMap<u8, usize>) -> String {
-    let mut out = String::new();
-    let mut rest = msg;
-    while let Some(p) = rest.find("%?") {
-        out.push_str(&rest[..p]);
-        let tail = &rest[p + 2..];
-        let digits = tail.bytes().take_while(|b| b.is_ascii_digit()).count();
-        let letter = tail[digits..].chars().next();
-        match (tail[..digits].parse::<u8>().ok(), letter) {
-            (Some(idx), Some(c)) if operand_of.contains_key(&idx) => {
-                let m = if matches!(c, 'x' | 'v') {
-                    String::new()
-                } else {
-                    c.to_string()
-                };
-                out.push_str(&format!("%{m}{}", operand_of[&idx]));
-                rest = &tail[digits + 1..];
-            }
-            _ => {
-                out.push_str("%?");
-                rest = tail;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    inline_asm::user_spelling(msg, |idx, c| {
+        let j = operand_of.get(&u8::try_from(idx).ok()?)?;
+        let m = if matches!(c, 'x' | 'v') {
+            String::new()
+        } else {
+            c.to_string()
+        };
+        Some(format!("%{m}{j}"))
+    })
 }
 
 impl<'a> Lower<'a> {
@@ -380,102 +365,28 @@ impl<'a> Lower<'a> {
 
     /// Refuses what regalloc2 could not allocate: more registers of a class than there are.
     fn check_asm_pressure(&self, ops: &[Operand], clobbers: &PRegSet) -> Result<(), BackendError> {
-        for (class, avail) in [
+        let allocatable = [
             (RegClass::Int, gpr_allocatable()),
             (RegClass::Float, fpr_allocatable()),
-        ] {
-            let n = |kind: OperandKind, pos: OperandPos| {
-                ops.iter()
-                    .filter(|o| o.class() == class && o.kind() == kind && o.pos() == pos)
-                    .count()
-            };
-            let early_uses = n(OperandKind::Use, OperandPos::Early);
-            let late_uses = n(OperandKind::Use, OperandPos::Late);
-            let early_defs = n(OperandKind::Def, OperandPos::Early);
-            let late_defs = n(OperandKind::Def, OperandPos::Late);
-            let clobbered = avail.iter().filter(|p| clobbers.contains(**p)).count();
-            let need = (early_uses + late_uses + early_defs)
-                .max(late_defs + early_defs + late_uses)
-                + clobbered;
-            if need > avail.len() {
-                return Err(self.asm_plain_err("impossible constraint in 'asm'".into()));
-            }
+        ];
+        if !inline_asm::registers_suffice(ops, clobbers, &allocatable) {
+            return Err(self.asm_plain_err("impossible constraint in 'asm'".into()));
         }
         Ok(())
     }
 
     /// The template with `%N`, `%[name]`, their modifiers, `%%` and `%=` replaced.
     fn asm_substitute(&mut self, a: &ir::InlineAsm, subs: &[Sub]) -> Result<String, BackendError> {
-        let t: Vec<char> = a.template.chars().collect();
-        let mut out = String::new();
-        let mut i = 0;
         // `%=`: a number unique to this asm statement in the function.
         self.next_label += 1;
         let uniq = self.next_label - INTERNAL_LABEL;
-        while i < t.len() {
-            let c = t[i];
-            i += 1;
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            let Some(&n) = t.get(i) else {
-                return Err(
-                    self.asm_plain_err("invalid 'asm': '%' at the end of the template".into())
-                );
-            };
-            match n {
-                '%' => {
-                    out.push('%');
-                    i += 1;
-                    continue;
-                }
-                '=' => {
-                    out.push_str(&uniq.to_string());
-                    i += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            let mut modifier = None;
-            if t[i].is_ascii_alphabetic() {
-                modifier = Some(t[i]);
-                i += 1;
-            }
-            let opnd = if t.get(i) == Some(&'[') {
-                let close = t[i..].iter().position(|&c| c == ']').map(|p| p + i);
-                let Some(close) = close else {
-                    return Err(self.asm_plain_err("invalid 'asm': missing ']' after '%['".into()));
-                };
-                let name: String = t[i + 1..close].iter().collect();
-                i = close + 1;
-                a.operands[..a.visible]
-                    .iter()
-                    .position(|o| o.name.as_deref() == Some(name.as_str()))
-                    .ok_or_else(|| {
-                        self.asm_plain_err(format!("undefined named operand '{name}'"))
-                    })?
-            } else if t.get(i).is_some_and(|c| c.is_ascii_digit()) {
-                let mut k = 0usize;
-                while let Some(d) = t.get(i).and_then(|c| c.to_digit(10)) {
-                    k = k * 10 + d as usize;
-                    i += 1;
-                }
-                if k >= a.visible {
-                    return Err(
-                        self.asm_plain_err("invalid 'asm': operand number out of range".into())
-                    );
-                }
-                k
-            } else {
-                return Err(self.asm_plain_err(format!(
-                    "invalid 'asm': operand number missing after %-letter{}",
-                    modifier.map(|m| format!(" '%{m}'")).unwrap_or_default()
-                )));
-            };
-            out.push_str(&self.asm_operand_text(subs[opnd], modifier)?);
-        }
-        Ok(out)
+        inline_asm::substitute(
+            a,
+            Dialects::None,
+            uniq,
+            |j, modifier| self.asm_operand_text(subs[j], modifier),
+            |msg| self.asm_plain_err(msg),
+        )
     }
 
     fn asm_operand_text(&self, s: Sub, modifier: Option<char>) -> Result<String, BackendError> {

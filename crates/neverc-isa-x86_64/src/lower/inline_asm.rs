@@ -9,6 +9,7 @@
 
 use super::*;
 use crate::asm::att;
+use neverc_codegen::inline_asm::{self, Dialects, Piece};
 
 /// What an operand is in the template.
 #[derive(Clone, Debug)]
@@ -79,33 +80,16 @@ struct X87Plan {
 /// A message with the placeholder registers (`%?3l`) spelled as the template could have
 /// named them (`%k1`).
 fn user_spelling(msg: &str, operand_of: &HashMap<usize, usize>) -> String {
-    let mut out = String::new();
-    let mut rest = msg;
-    while let Some(p) = rest.find("%?") {
-        out.push_str(&rest[..p]);
-        let tail = &rest[p + 2..];
-        let digits = tail.bytes().take_while(|b| b.is_ascii_digit()).count();
-        let w = tail[digits..].chars().next();
-        match (tail[..digits].parse::<usize>().ok(), w) {
-            (Some(idx), Some(w)) if operand_of.contains_key(&idx) => {
-                let m = match w {
-                    'b' => "b",
-                    'w' => "w",
-                    'l' => "k",
-                    'q' => "q",
-                    _ => "",
-                };
-                out.push_str(&format!("%{m}{}", operand_of[&idx]));
-                rest = &tail[digits + 1..];
-            }
-            _ => {
-                out.push_str("%?");
-                rest = tail;
-            }
-        }
-    }
-    out.push_str(rest);
-    out
+    inline_asm::user_spelling(msg, |idx, w| {
+        let m = match w {
+            'b' => "b",
+            'w' => "w",
+            'l' => "k",
+            'q' => "q",
+            _ => "",
+        };
+        operand_of.get(&idx).map(|j| format!("%{m}{j}"))
+    })
 }
 
 /// The register an operand's letters ask for.
@@ -591,26 +575,12 @@ impl<'a> Lower<'a> {
                 list.push(p);
             }
         }
-        for (class, avail) in [
+        let allocatable = [
             (RegClass::Int, gpr_allocatable()),
             (RegClass::Float, xmm_allocatable()),
-        ] {
-            let n = |kind: OperandKind, pos: OperandPos| {
-                ops.iter()
-                    .filter(|o| o.class() == class && o.kind() == kind && o.pos() == pos)
-                    .count()
-            };
-            let early_uses = n(OperandKind::Use, OperandPos::Early);
-            let late_uses = n(OperandKind::Use, OperandPos::Late);
-            let early_defs = n(OperandKind::Def, OperandPos::Early);
-            let late_defs = n(OperandKind::Def, OperandPos::Late);
-            let clobbered = avail.iter().filter(|p| clobbers.contains(**p)).count();
-            let need = (early_uses + late_uses + early_defs)
-                .max(late_defs + early_defs + late_uses)
-                + clobbered;
-            if need > avail.len() {
-                return Err(self.asm_err("impossible constraint in 'asm'".into()));
-            }
+        ];
+        if !inline_asm::registers_suffice(ops, clobbers, &allocatable) {
+            return Err(self.asm_err("impossible constraint in 'asm'".into()));
         }
         Ok(())
     }
@@ -633,31 +603,17 @@ impl<'a> Lower<'a> {
     /// in any GPR, and 'Q' operands, get one of a, c, d, b that no other operand or clobber
     /// takes.
     fn high_byte_registers(&self, a: &ir::InlineAsm) -> Result<HashMap<usize, u8>, BackendError> {
-        let t: Vec<char> = a.template.chars().collect();
-        let mut wanted = Vec::new();
-        let mut i = 0;
-        while i + 2 < t.len() {
-            if t[i] == '%' && t[i + 1] == '%' {
-                i += 2;
-                continue;
-            }
-            if t[i] == '%' && t[i + 1] == 'h' {
-                let rest: String = t[i + 2..].iter().collect();
-                let j = if let Some(n) = rest.strip_prefix('[') {
-                    let name = n.split(']').next().unwrap_or("");
-                    a.operands[..a.visible]
-                        .iter()
-                        .position(|o| o.name.as_deref() == Some(name))
-                } else {
-                    let d: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
-                    d.parse::<usize>().ok().filter(|&k| k < a.visible)
-                };
-                if let Some(j) = j {
-                    wanted.push(j);
-                }
-            }
-            i += 1;
-        }
+        // A template error ends the operands looked at here; substituting reports it.
+        let mut wanted: Vec<usize> = inline_asm::pieces(a, Dialects::Alternatives)
+            .map_while(Result::ok)
+            .filter_map(|p| match p {
+                Piece::Operand {
+                    index,
+                    modifier: Some('h'),
+                } => Some(index),
+                _ => None,
+            })
+            .collect();
         // 'Q' is a, b, c or d: one of them, chosen here.
         for (j, o) in a.operands.iter().enumerate() {
             if o.constraint.contains('Q') {
@@ -750,92 +706,17 @@ impl<'a> Lower<'a> {
 
     /// The template with `%N`, `%[name]`, their modifiers, `%%` and `%=` replaced.
     fn asm_substitute(&mut self, a: &ir::InlineAsm, subs: &[Sub]) -> Result<String, BackendError> {
-        let t: Vec<char> = a.template.chars().collect();
-        let mut out = String::new();
-        let mut i = 0;
         // `%=`: a number unique to this asm statement in the function.
         self.next_label += 1;
         let uniq = self.next_label - INTERNAL_LABEL;
         // gcc's dialect alternatives `{att|intel}`: neverc speaks AT&T, the first.
-        let mut in_alt = false;
-        let mut skipping = false;
-        while i < t.len() {
-            let c = t[i];
-            i += 1;
-            match c {
-                '{' => {
-                    in_alt = true;
-                    continue;
-                }
-                '|' if in_alt => {
-                    skipping = true;
-                    continue;
-                }
-                '}' if in_alt => {
-                    in_alt = false;
-                    skipping = false;
-                    continue;
-                }
-                _ => {}
-            }
-            if skipping {
-                continue;
-            }
-            if c != '%' {
-                out.push(c);
-                continue;
-            }
-            let Some(&n) = t.get(i) else {
-                return Err(self.asm_err("invalid 'asm': '%' at the end of the template".into()));
-            };
-            match n {
-                '%' | '{' | '|' | '}' => {
-                    out.push(n);
-                    i += 1;
-                    continue;
-                }
-                '=' => {
-                    out.push_str(&uniq.to_string());
-                    i += 1;
-                    continue;
-                }
-                _ => {}
-            }
-            let mut modifier = None;
-            if t[i].is_ascii_alphabetic() {
-                modifier = Some(t[i]);
-                i += 1;
-            }
-            let opnd = if t.get(i) == Some(&'[') {
-                let close = t[i..].iter().position(|&c| c == ']').map(|p| p + i);
-                let Some(close) = close else {
-                    return Err(self.asm_err("invalid 'asm': missing ']' after '%['".into()));
-                };
-                let name: String = t[i + 1..close].iter().collect();
-                i = close + 1;
-                a.operands[..a.visible]
-                    .iter()
-                    .position(|o| o.name.as_deref() == Some(name.as_str()))
-                    .ok_or_else(|| self.asm_err(format!("undefined named operand '{name}'")))?
-            } else if t.get(i).is_some_and(|c| c.is_ascii_digit()) {
-                let mut k = 0usize;
-                while let Some(d) = t.get(i).and_then(|c| c.to_digit(10)) {
-                    k = k * 10 + d as usize;
-                    i += 1;
-                }
-                if k >= a.visible {
-                    return Err(self.asm_err("invalid 'asm': operand number out of range".into()));
-                }
-                k
-            } else {
-                return Err(self.asm_err(format!(
-                    "invalid 'asm': operand number missing after %-letter{}",
-                    modifier.map(|m| format!(" '%{m}'")).unwrap_or_default()
-                )));
-            };
-            out.push_str(&self.asm_operand_text(&subs[opnd], modifier)?);
-        }
-        Ok(out)
+        inline_asm::substitute(
+            a,
+            Dialects::Alternatives,
+            uniq,
+            |j, modifier| self.asm_operand_text(&subs[j], modifier),
+            |msg| self.asm_err(msg),
+        )
     }
 
     fn asm_operand_text(&self, s: &Sub, modifier: Option<char>) -> Result<String, BackendError> {
