@@ -6,11 +6,13 @@
 //! plan's locations (see [`Op::Call`]). Storage is flat (`Vec`s indexed by `u32` newtypes).
 //!
 //! It owns the data structures ([`Module`], [`Function`]), a builder ([`FunctionBuilder`]),
-//! the verifier ([`verify`]) and the text printer ([`print`]) behind `-fdump-ir`.
+//! the verifier ([`verify`]) and the text printer ([`print`]) behind `-fdump-ir`, and the
+//! table of libgcc's `__int128` helpers ([`libgcc`]) that irgen and the back ends call.
 
 mod builder;
 pub mod forward;
 pub mod inline;
+pub mod libgcc;
 pub mod opt;
 mod print;
 pub mod simplify;

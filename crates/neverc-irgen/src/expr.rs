@@ -498,21 +498,13 @@ impl<'a> Gen<'a> {
             }
         }
         // __int128 and floating point convert through libgcc's helpers.
-        if (ft == Type::I128 && tt.is_float()) || (ft.is_float() && tt == Type::I128) {
-            let suffix = |t: Type| match t {
-                Type::F32 => "sf",
-                Type::F64 => "df",
-                Type::F80 => "xf",
-                _ => "tf",
-            };
-            let helper = if ft == Type::I128 {
-                let u = if signed { "" } else { "un" };
-                format!("__float{u}ti{}", suffix(tt))
-            } else {
-                let u = if self.is_signed(to) { "" } else { "uns" };
-                format!("__fix{u}{}ti", suffix(ft))
-            };
-            if let Rv::Scalar(r) = self.call_named(&helper, to, &[from], &[Rv::Scalar(v)]) {
+        let helper_signed = if ft == Type::I128 {
+            signed
+        } else {
+            self.is_signed(to)
+        };
+        if let Some(helper) = neverc_ir::libgcc::int128_float_conversion(ft, tt, helper_signed) {
+            if let Rv::Scalar(r) = self.call_named(helper, to, &[from], &[Rv::Scalar(v)]) {
                 return r;
             }
         }

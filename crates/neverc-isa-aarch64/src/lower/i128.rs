@@ -9,6 +9,7 @@
 //! they read the other operand's.
 
 use super::*;
+use neverc_ir::libgcc::{self, SecondOperand};
 
 impl<'a> Lower<'a> {
     /// Whether the instruction must take the __int128 path (its result or a stored or
@@ -342,28 +343,23 @@ impl<'a> Lower<'a> {
             | BinaryOp::UDiv
             | BinaryOp::SRem
             | BinaryOp::URem => {
-                let name = match op {
-                    BinaryOp::Shl => "__ashlti3",
-                    BinaryOp::LShr => "__lshrti3",
-                    BinaryOp::AShr => "__ashrti3",
-                    BinaryOp::SDiv => "__divti3",
-                    BinaryOp::UDiv => "__udivti3",
-                    BinaryOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
+                let (name, second) = libgcc::int128_binary(op).expect("a libgcc operation");
                 let mut args = vec![(al, preg_gpr(0)), (ah, preg_gpr(1))];
-                if matches!(op, BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr) {
+                match second {
                     // The count is an int (w2); only its low bits matter.
-                    let n = if self.ty(bv) == Type::I128 {
-                        self.pair(bv)?.0
-                    } else {
-                        self.reg(bv)?
-                    };
-                    args.push((n, preg_gpr(2)));
-                } else {
-                    let (bl, bh) = self.pair(bv)?;
-                    args.push((bl, preg_gpr(2)));
-                    args.push((bh, preg_gpr(3)));
+                    SecondOperand::Count => {
+                        let n = if self.ty(bv) == Type::I128 {
+                            self.pair(bv)?.0
+                        } else {
+                            self.reg(bv)?
+                        };
+                        args.push((n, preg_gpr(2)));
+                    }
+                    SecondOperand::Int128 => {
+                        let (bl, bh) = self.pair(bv)?;
+                        args.push((bl, preg_gpr(2)));
+                        args.push((bh, preg_gpr(3)));
+                    }
                 }
                 self.libcall_regs(name, &args, &[(dl, preg_gpr(0)), (dh, preg_gpr(1))]);
                 return Ok(());
@@ -434,14 +430,8 @@ impl<'a> Lower<'a> {
             (Type::I128, Type::F32 | Type::F64 | Type::F128)
                 if matches!(op, ConvOp::SToF | ConvOp::UToF) =>
             {
-                let name = match (op, to) {
-                    (ConvOp::SToF, Type::F32) => "__floattisf",
-                    (ConvOp::SToF, Type::F64) => "__floattidf",
-                    (ConvOp::SToF, _) => "__floattitf",
-                    (_, Type::F32) => "__floatuntisf",
-                    (_, Type::F64) => "__floatuntidf",
-                    _ => "__floatuntitf",
-                };
+                let name = libgcc::int128_float_conversion(from, to, op == ConvOp::SToF)
+                    .expect("a libgcc conversion");
                 let (al, ah) = self.pair(arg)?;
                 let d = self.vreg(r)?;
                 self.libcall_regs(
@@ -454,14 +444,8 @@ impl<'a> Lower<'a> {
             (Type::F32 | Type::F64 | Type::F128, Type::I128)
                 if matches!(op, ConvOp::FToS | ConvOp::FToU) =>
             {
-                let name = match (op, from) {
-                    (ConvOp::FToS, Type::F32) => "__fixsfti",
-                    (ConvOp::FToS, Type::F64) => "__fixdfti",
-                    (ConvOp::FToS, _) => "__fixtfti",
-                    (_, Type::F32) => "__fixunssfti",
-                    (_, Type::F64) => "__fixunsdfti",
-                    _ => "__fixunstfti",
-                };
+                let name = libgcc::int128_float_conversion(from, to, op == ConvOp::FToS)
+                    .expect("a libgcc conversion");
                 let a = self.reg(arg)?;
                 let (dl, dh) = self.pair(r)?;
                 self.libcall_regs(

@@ -4,6 +4,7 @@
 //! remainder and variable shifts call libgcc (`__divti3`, `__ashlti3`, ...).
 
 use super::*;
+use neverc_ir::libgcc::{self, SecondOperand};
 
 impl<'a> Lower<'a> {
     /// Whether the instruction must take the __int128 path (its result or a stored or
@@ -292,6 +293,34 @@ impl<'a> Lower<'a> {
         }
     }
 
+    /// A libgcc helper taking `args` in fixed registers and returning its result in `rets`;
+    /// it clobbers what any SysV call does.
+    fn libcall_regs(&mut self, name: &str, args: &[(VReg, PReg)], rets: &[(VReg, PReg)]) {
+        let sym = (self.libcall)(name);
+        let mut b = B::default();
+        for &(v, p) in args {
+            b.fixed_use(v, p);
+        }
+        for &(v, p) in rets {
+            b.fixed_def(v, p);
+        }
+        b.i(Inst::CallSym {
+            sym,
+            kind: RelocKind::Plt32,
+        });
+        let mut clobbers = PRegSet::empty();
+        for p in gpr_allocatable().into_iter().chain(xmm_allocatable()) {
+            let hw = p.hw_enc() as u8;
+            let saved = p.class() == RegClass::Int && [3u8, 12, 13, 14, 15].contains(&hw);
+            if !saved && !rets.iter().any(|&(_, r)| r == p) {
+                clobbers.add(p);
+            }
+        }
+        let mut vi = b.vinst();
+        vi.clobbers = clobbers;
+        self.push(vi);
+    }
+
     fn i128_binary(
         &mut self,
         op: BinaryOp,
@@ -396,47 +425,24 @@ impl<'a> Lower<'a> {
             | BinaryOp::UDiv
             | BinaryOp::SRem
             | BinaryOp::URem => {
-                let name = match op {
-                    BinaryOp::Shl => "__ashlti3",
-                    BinaryOp::LShr => "__lshrti3",
-                    BinaryOp::AShr => "__ashrti3",
-                    BinaryOp::SDiv => "__divti3",
-                    BinaryOp::UDiv => "__udivti3",
-                    BinaryOp::SRem => "__modti3",
-                    _ => "__umodti3",
-                };
-                let sym = (self.libcall)(name);
-                b.fixed_use(al, preg_gpr(7));
-                b.fixed_use(ah, preg_gpr(6));
-                if matches!(op, BinaryOp::Shl | BinaryOp::LShr | BinaryOp::AShr) {
-                    let n = if self.ty(bv) == Type::I128 {
-                        self.pair(bv)?.0
-                    } else {
-                        self.reg(bv)?
-                    };
-                    b.fixed_use(n, preg_gpr(2));
-                } else {
-                    let (bl, bh) = self.pair(bv)?;
-                    b.fixed_use(bl, preg_gpr(2));
-                    b.fixed_use(bh, preg_gpr(1));
-                }
-                b.fixed_def(dl, preg_gpr(0));
-                b.fixed_def(dh, preg_gpr(2));
-                b.i(Inst::CallSym {
-                    sym,
-                    kind: RelocKind::Plt32,
-                });
-                let mut clobbers = PRegSet::empty();
-                for p in gpr_allocatable().into_iter().chain(xmm_allocatable()) {
-                    let hw = p.hw_enc() as u8;
-                    let saved = p.class() == RegClass::Int && [3u8, 12, 13, 14, 15].contains(&hw);
-                    if !saved && p != preg_gpr(0) && p != preg_gpr(2) {
-                        clobbers.add(p);
+                let (name, second) = libgcc::int128_binary(op).expect("a libgcc operation");
+                let mut args = vec![(al, preg_gpr(7)), (ah, preg_gpr(6))];
+                match second {
+                    SecondOperand::Count => {
+                        let n = if self.ty(bv) == Type::I128 {
+                            self.pair(bv)?.0
+                        } else {
+                            self.reg(bv)?
+                        };
+                        args.push((n, preg_gpr(2)));
+                    }
+                    SecondOperand::Int128 => {
+                        let (bl, bh) = self.pair(bv)?;
+                        args.push((bl, preg_gpr(2)));
+                        args.push((bh, preg_gpr(1)));
                     }
                 }
-                let mut vi = b.vinst();
-                vi.clobbers = clobbers;
-                self.push(vi);
+                self.libcall_regs(name, &args, &[(dl, preg_gpr(0)), (dh, preg_gpr(2))]);
                 return Ok(());
             }
             _ => return Err(self.err("this __int128 operation")),
