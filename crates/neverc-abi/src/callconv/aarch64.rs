@@ -1,5 +1,6 @@
-//! Custom conventions on AArch64 (AAPCS64 on ELF targets): a spec to a call plan, and the
-//! check of a plan given ready-made.
+//! Custom conventions on AArch64 (AAPCS64 on ELF targets): the registers a spec may name,
+//! how values split into pieces, and the check of a plan given ready-made. The walk that
+//! makes the plan is the one in [`super::materialise`], which every ISA shares.
 //!
 //! The spec's AArch64 rules, made precise here:
 //! - General registers are named `x0`-`x28` and vector registers `v0`-`v31`, always in
@@ -33,14 +34,14 @@
 //!   vector registers; a vector register is preserved in its low 64 bits, as AAPCS64
 //!   preserves `v8`-`v15`. `x29` is always preserved (the frame record).
 
-use super::materialise::{convention_id, CcError};
-use super::spec::{Segment, Spec, Token};
+use super::materialise::{Bank, CcError, Isa, Piece};
+use super::spec::Segment;
 use crate::aarch64::{kind, Kind};
 use crate::classify::{natural_align, round, Builder};
 use crate::plan::{CallPlan, Flags, Location, Place};
 use crate::types::Type;
-use crate::{Machine, Signature};
-use neverc_target::registers::{self, RegClass};
+use crate::{Convention, Machine, Signature};
+use neverc_target::registers;
 use neverc_target::Arch;
 
 // Register numbers (DWARF, as in `neverc_target::registers`).
@@ -53,16 +54,38 @@ const SP: u16 = 31;
 const V0: u16 = 64;
 
 /// The standard callee-saved set: x19-x29 and v8-v15 (their low 64 bits).
-fn std_csr() -> Vec<u16> {
-    (19..=29).chain(V0 + 8..=V0 + 15).collect()
-}
+#[rustfmt::skip]
+const STD_CSR: [u16; 19] = [
+    19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29,
+    V0 + 8, V0 + 9, V0 + 10, V0 + 11, V0 + 12, V0 + 13, V0 + 14, V0 + 15,
+];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Res {
-    Gpr(u16),
-    Vec(u16),
-    Stack,
-}
+/// The AArch64 registers and AAPCS64's pieces, for the shared walk.
+pub(super) static ISA: Isa = Isa {
+    arch: Arch::AArch64,
+    convention: Convention::Aapcs64,
+    number,
+    // The registers that cannot carry values are skipped (with a warning) instead.
+    refused: &[],
+    std_gpr: &[0, 1, 2, 3, 4, 5, 6, 7],
+    std_vector: &[V0, V0 + 1, V0 + 2, V0 + 3, V0 + 4, V0 + 5, V0 + 6, V0 + 7],
+    std_ret_gpr: &[0, 1],
+    std_ret_vector: &[V0, V0 + 1, V0 + 2, V0 + 3],
+    std_csr: &STD_CSR,
+    // The frame record always preserves x29.
+    always_saved: &[FP],
+    ret_vector_key: "ret_fpr",
+    csr_takes: "general and vector registers",
+    // In memory: the buffer's address in the first general register of a written `gpr:`
+    // pool, else in x8 as in AAPCS64; the callee does not give it back.
+    sret: X8,
+    sret_from_std_pool: false,
+    sret_out: None,
+    pieces: |ty, b, _| pieces(ty, b),
+    // AAPCS64 leaves the upper bits unspecified: the caller does not extend.
+    extension: |_, _| Flags::NONE,
+    stack_align: |ty, m, _| Some(natural_align(ty, m).clamp(8, 16)),
+};
 
 fn reg_name(r: u16) -> &'static str {
     registers::schema(Arch::AArch64).name(r).unwrap_or("?")
@@ -80,86 +103,54 @@ fn full_spelling(name: &str) -> Option<String> {
     }
 }
 
-/// Resolves the tokens of one segment; registers that cannot carry values are skipped
-/// with a warning.
-fn resolve(
-    spec: &Spec,
-    seg: Segment,
-    warnings: &mut Vec<String>,
-) -> Result<Option<Vec<Res>>, CcError> {
-    let Some(tokens) = spec.segment(seg) else {
-        return Ok(None);
-    };
-    let schema = registers::schema(Arch::AArch64);
+/// A register name of a spec; registers that cannot carry values are skipped with a
+/// warning, sub-register spellings are errors that name the register to write.
+fn number(name: &str, seg: Segment, warnings: &mut Vec<String>) -> Result<Option<u16>, CcError> {
     let key = seg.key();
-    let mut out = Vec::new();
-    for t in tokens {
-        let name = match t {
-            Token::Stack => {
-                out.push(Res::Stack);
-                continue;
+    let num = match name {
+        "x31" | "wsp" => SP,
+        "ip0" => X16,
+        "ip1" => X17,
+        _ => match registers::schema(Arch::AArch64).number(name) {
+            Some(n) => n,
+            None => {
+                return Err(CcError::Spec(match full_spelling(name) {
+                    Some(full) => format!(
+                        "'{name}' in '{key}:': write AArch64 registers as x0-x28 and \
+                         v0-v31 ('{full}'); the width follows each value's type"
+                    ),
+                    None => format!("'{name}' in '{key}:' is not an AArch64 register"),
+                }))
             }
-            Token::Reg(n) => n.as_str(),
+        },
+    };
+    let why = match num {
+        SP => Some("the stack pointer"),
+        LR => Some("the link register"),
+        FP if seg != Segment::Csr => Some("the frame pointer"),
+        X16 | X17 => Some(
+            "an intra-procedure-call register (linker veneers and PLT entries may change \
+             it between a call and its target)",
+        ),
+        _ => None,
+    };
+    if let Some(why) = why {
+        let what = if seg == Segment::Csr {
+            "cannot be callee-saved"
+        } else {
+            "cannot carry values"
         };
-        let num = match name {
-            "x31" | "wsp" => SP,
-            "ip0" => X16,
-            "ip1" => X17,
-            _ => match schema.number(name) {
-                Some(n) => n,
-                None => {
-                    return Err(CcError::Spec(match full_spelling(name) {
-                        Some(full) => format!(
-                            "'{name}' in '{key}:': write AArch64 registers as x0-x28 and \
-                             v0-v31 ('{full}'); the width follows each value's type"
-                        ),
-                        None => format!("'{name}' in '{key}:' is not an AArch64 register"),
-                    }))
-                }
-            },
-        };
-        let why = match num {
-            SP => Some("the stack pointer"),
-            LR => Some("the link register"),
-            FP if seg != Segment::Csr => Some("the frame pointer"),
-            X16 | X17 => Some(
-                "an intra-procedure-call register (linker veneers and PLT entries may change \
-                 it between a call and its target)",
-            ),
-            _ => None,
-        };
-        if let Some(why) = why {
-            let what = if seg == Segment::Csr {
-                "cannot be callee-saved"
-            } else {
-                "cannot carry values"
-            };
-            warnings.push(format!(
-                "'{}' in '{key}:' is {why} and {what}; skipped",
-                reg_name(num)
-            ));
-            continue;
-        }
-        let reg = schema.get(num).expect("numbered register");
-        out.push(match reg.class {
-            RegClass::Vector => Res::Vec(num),
-            _ => Res::Gpr(num),
-        });
+        warnings.push(format!(
+            "'{}' in '{key}:' is {why} and {what}; skipped",
+            reg_name(num)
+        ));
+        return Ok(None);
     }
-    Ok(Some(out))
+    Ok(Some(num))
 }
 
-/// One register-sized piece of a value: in a general register (`vector` false) or a
-/// vector register.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Piece {
-    offset: u32,
-    size: u32,
-    vector: bool,
-}
-
-/// The register pieces of a value as AAPCS64 classifies it; `None` for a value passed in
-/// memory, `Some(empty)` for one with nothing to pass.
+/// The register pieces of a value as AAPCS64 classifies it (results as arguments); `None`
+/// for a value passed in memory, `Some(empty)` for one with nothing to pass.
 fn pieces(ty: &Type, b: &Builder) -> Option<Vec<Piece>> {
     let (size, _) = b.layout(ty);
     match kind(ty, b) {
@@ -170,7 +161,7 @@ fn pieces(ty: &Type, b: &Builder) -> Option<Vec<Piece>> {
                 .map(|k| Piece {
                     offset: k * base.size(),
                     size: base.size(),
-                    vector: true,
+                    bank: Bank::Vector,
                 })
                 .collect(),
         ),
@@ -179,254 +170,19 @@ fn pieces(ty: &Type, b: &Builder) -> Option<Vec<Piece>> {
                 .map(|k| Piece {
                     offset: k * 8,
                     size: (size - k * 8).min(8),
-                    vector: false,
+                    bank: Bank::General,
                 })
                 .collect(),
         ),
     }
 }
 
-/// Plans `sig` under `spec` on an AArch64 ELF target (the caller checked the target and
-/// that `sig` is not variadic).
-pub(crate) fn materialise(
-    m: &Machine,
-    spec: &Spec,
-    sig: &Signature,
-) -> Result<(CallPlan, Vec<String>), CcError> {
-    let mut warnings = Vec::new();
-    let args_list = resolve(spec, Segment::Args, &mut warnings)?;
-    let gpr_list = resolve(spec, Segment::ArgGpr, &mut warnings)?;
-    let fpr_list = resolve(spec, Segment::ArgXmm, &mut warnings)?;
-    let ret_gpr = resolve(spec, Segment::RetGpr, &mut warnings)?;
-    let ret_fpr = resolve(spec, Segment::RetXmm, &mut warnings)?;
-    let csr = resolve(spec, Segment::Csr, &mut warnings)?;
-
-    let mut b = Builder::new(m);
-    let mut taken: Vec<u16> = Vec::new();
-    let positional = args_list.is_some();
-    let gpool = gpr_list
-        .clone()
-        .unwrap_or_else(|| (0..8).map(Res::Gpr).collect());
-    let fpool = fpr_list
-        .clone()
-        .unwrap_or_else(|| (0..8).map(|i| Res::Vec(V0 + i)).collect());
-    let (mut gi, mut fi) = (0usize, 0usize);
-
-    // The result.
-    if sig.ret != Type::Void {
-        let (_, align) = b.layout(&sig.ret);
-        match pieces(&sig.ret, &b) {
-            None => {
-                // In memory: the buffer's address in the gpr pool's first general
-                // register (a written pool), else in x8.
-                let mut sret = X8;
-                if !positional && gpr_list.is_some() {
-                    if let Some(k) = gpool[gi..].iter().position(|r| matches!(r, Res::Gpr(_))) {
-                        let Res::Gpr(r) = gpool[gi + k] else {
-                            unreachable!()
-                        };
-                        gi += k + 1;
-                        sret = r;
-                    }
-                }
-                taken.push(sret);
-                b.ret_reg(0, 8, 8, sret, Flags::SRET);
-            }
-            Some(ps) => {
-                let mut gprs = result_list(&ret_gpr, &[0, 1], false, "ret", &mut warnings);
-                let mut fprs = result_list(
-                    &ret_fpr,
-                    &[V0, V0 + 1, V0 + 2, V0 + 3],
-                    true,
-                    "ret_fpr",
-                    &mut warnings,
-                );
-                for p in ps {
-                    let r = if p.vector {
-                        fprs.remove(0)
-                    } else {
-                        gprs.remove(0)
-                    };
-                    b.ret_reg(p.offset, p.size, align, r, Flags::NONE);
-                }
-            }
-        }
-    }
-
-    // The arguments.
-    let mut stack = 0u32;
-    for (i, ty) in sig.params.iter().enumerate() {
-        let (size, align) = b.layout(ty);
-        let ps = pieces(ty, &b);
-        if ps.as_ref().is_some_and(|p| p.is_empty()) {
-            continue; // nothing to pass (an empty record)
-        }
-        let chosen = match &ps {
-            None => None,
-            Some(ps) if positional => {
-                let tokens = args_list.as_deref().unwrap_or(&[]);
-                match (tokens.get(i), ps.as_slice()) {
-                    (Some(Res::Gpr(r)), [p]) if !p.vector => Some(vec![*r]),
-                    (Some(Res::Vec(r)), [p]) if p.vector => Some(vec![*r]),
-                    _ => None,
-                }
-                .filter(|r| !taken.contains(&r[0]))
-            }
-            Some(ps) => take_from_pools(ps, &gpool, &fpool, &mut gi, &mut fi, &taken),
-        };
-        match (chosen, ps) {
-            (Some(regs), Some(ps)) => {
-                for (p, &r) in ps.iter().zip(&regs) {
-                    b.arg_reg(i, p.offset, p.size, align, r, Flags::NONE);
-                }
-                taken.extend(regs);
-            }
-            _ => {
-                stack = round(stack, natural_align(ty, m).clamp(8, 16));
-                b.arg_stack(i, 0, size, align, stack, Flags::NONE);
-                stack += round(size, 8);
-            }
-        }
-    }
-    b.stack = round(stack, 8);
-
-    // The callee-saved set.
-    let saved: Vec<u16> = match &csr {
-        Some(list) => {
-            let mut out: Vec<u16> = Vec::new();
-            for r in list {
-                match *r {
-                    Res::Gpr(g) | Res::Vec(g) => {
-                        if !out.contains(&g) {
-                            out.push(g)
-                        }
-                    }
-                    Res::Stack => {
-                        return Err(CcError::Spec("'stack' in 'csr:' is not a register".into()))
-                    }
-                }
-            }
-            for &g in &out {
-                let carries = [&args_list, &gpr_list, &fpr_list, &ret_gpr, &ret_fpr]
-                    .iter()
-                    .any(|l| {
-                        l.iter()
-                            .flatten()
-                            .any(|r| matches!(r, Res::Gpr(x) | Res::Vec(x) if *x == g))
-                    });
-                if carries {
-                    warnings.push(format!(
-                        "register '{}' is both callee-saved (csr:) and in an argument or return list",
-                        reg_name(g)
-                    ));
-                }
-            }
-            // The frame record always preserves x29.
-            if !out.contains(&FP) {
-                out.push(FP);
-            }
-            out
-        }
-        None => std_csr(),
-    };
-    let ret_regs: Vec<u16> = b
-        .returns
-        .iter()
-        .filter(|l| !l.flags.contains(Flags::SRET))
-        .filter_map(|l| match l.place {
-            Place::Reg(r) => Some(r),
-            Place::Stack(_) => None,
-        })
-        .collect();
-    b.callee_saved = saved
-        .into_iter()
-        .filter(|r| !ret_regs.contains(r))
-        .collect();
-
-    let mut plan = b.finish(crate::Convention::Aapcs64);
-    plan.convention = convention_id(spec);
-    Ok((plan, warnings))
-}
-
-/// Pool mode: the registers for one argument's pieces, or `None` for the stack (the
-/// x86-64 rule: entries are used up when the argument fits in what is left, even if one
-/// is unusable, which sends the argument to the stack).
-fn take_from_pools(
-    ps: &[Piece],
-    gpool: &[Res],
-    fpool: &[Res],
-    gi: &mut usize,
-    fi: &mut usize,
-    taken: &[u16],
-) -> Option<Vec<u16>> {
-    let need_f = ps.iter().filter(|p| p.vector).count();
-    let need_g = ps.len() - need_f;
-    if *gi + need_g > gpool.len() || *fi + need_f > fpool.len() {
-        return None;
-    }
-    let mut got = Vec::new();
-    let mut ok = true;
-    for p in ps {
-        let entry = if p.vector {
-            *fi += 1;
-            fpool[*fi - 1]
-        } else {
-            *gi += 1;
-            gpool[*gi - 1]
-        };
-        match (p.vector, entry) {
-            (false, Res::Gpr(r)) | (true, Res::Vec(r))
-                if !taken.contains(&r) && !got.contains(&r) =>
-            {
-                got.push(r)
-            }
-            _ => ok = false,
-        }
-    }
-    ok.then_some(got)
-}
-
-/// The registers of one result class: the spec's list (entries of the other class
-/// skipped with a warning), then the standard ones not yet named.
-fn result_list(
-    list: &Option<Vec<Res>>,
-    standard: &[u16],
-    vector: bool,
-    key: &str,
-    warnings: &mut Vec<String>,
-) -> Vec<u16> {
-    let mut out: Vec<u16> = Vec::new();
-    for r in list.iter().flatten() {
-        match (*r, vector) {
-            (Res::Gpr(g), false) | (Res::Vec(g), true) => {
-                if !out.contains(&g) {
-                    out.push(g)
-                }
-            }
-            (Res::Stack, _) => warnings.push(format!(
-                "'stack' in '{key}:' ignored: results come back in registers"
-            )),
-            (Res::Gpr(g) | Res::Vec(g), _) => warnings.push(format!(
-                "'{}' in '{key}:' is not a {} register; ignored",
-                reg_name(g),
-                if vector { "vector" } else { "general" }
-            )),
-        }
-    }
-    for &s in standard {
-        if !out.contains(&s) {
-            out.push(s);
-        }
-    }
-    out
-}
-
-/// Can register `r` carry a piece (`vector`: a vector piece)?
-fn reg_ok(r: u16, vector: bool) -> bool {
-    if vector {
-        (V0..V0 + 32).contains(&r)
-    } else {
-        r <= 28 && r != X16 && r != X17
+/// Can register `r` carry a piece of `bank`?
+fn reg_ok(r: u16, bank: Bank) -> bool {
+    match bank {
+        Bank::Vector => (V0..V0 + 32).contains(&r),
+        Bank::General => r <= 28 && r != X16 && r != X17,
+        Bank::Fixed(f) => r == f,
     }
 }
 
@@ -445,7 +201,7 @@ pub(crate) fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), 
             None => {
                 let ok = matches!(rets.as_slice(), [l] if l.flags == Flags::SRET
                     && (l.value, l.offset, l.size, l.align) == (0, 0, 8, 8)
-                    && matches!(l.place, Place::Reg(r) if reg_ok(r, false)));
+                    && matches!(l.place, Place::Reg(r) if reg_ok(r, Bank::General)));
                 if !ok {
                     return Err(
                         "the result is returned in memory: expected one sret general register"
@@ -466,7 +222,7 @@ pub(crate) fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), 
                 }
                 let mut seen = Vec::new();
                 for (l, p) in rets.iter().zip(&ps) {
-                    let ok = matches!(l.place, Place::Reg(r) if reg_ok(r, p.vector) && !seen.contains(&r))
+                    let ok = matches!(l.place, Place::Reg(r) if reg_ok(r, p.bank) && !seen.contains(&r))
                         && l.offset == p.offset
                         && l.size == p.size
                         && l.flags == Flags::NONE;
@@ -529,7 +285,7 @@ pub(crate) fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), 
                             "argument {i} is split between registers and the stack"
                         ));
                     };
-                    if !reg_ok(r, p.vector)
+                    if !reg_ok(r, p.bank)
                         || l.offset != p.offset
                         || l.size != p.size
                         || l.flags != Flags::NONE
@@ -550,7 +306,7 @@ pub(crate) fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), 
         let ret_reg = rets
             .iter()
             .any(|l| l.flags != Flags::SRET && l.place == Place::Reg(r));
-        let ok = r == FP || reg_ok(r, false) || reg_ok(r, true);
+        let ok = r == FP || reg_ok(r, Bank::General) || reg_ok(r, Bank::Vector);
         if !ok || ret_reg {
             return Err(format!("register {r} cannot be callee-saved"));
         }
@@ -560,7 +316,8 @@ pub(crate) fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), 
 
 #[cfg(test)]
 mod tests {
-    use super::super::materialise::{check_plan, is_custom, materialise};
+    use super::super::materialise::{check_plan, convention_id, is_custom, materialise};
+    use super::super::spec::Spec;
     use super::*;
     use crate::types::IntKind;
 
@@ -608,7 +365,7 @@ mod tests {
         assert_eq!(show(&p.arguments), ["0:x9/4", "1:x10/8", "2:x11/8"]);
         assert_eq!(show(&p.returns), ["0:x12/4"]);
         assert_eq!(p.stack, 0);
-        assert_eq!(p.callee_saved, std_csr());
+        assert_eq!(p.callee_saved, STD_CSR);
         assert!(is_custom(&p));
         assert!(p
             .to_string()

@@ -4,47 +4,41 @@
 //! FNV-1a hash of the spec's canonical text), so a back end honours it exactly as it
 //! honours a platform convention's plan.
 //!
-//! The AArch64 rules are in [`super::aarch64`]; x86-64 rules (the spec's, made precise
-//! here):
-//! - Values are classified as System V classifies them (INTEGER and SSE eightbytes,
-//!   MEMORY); what changes is which register each eightbyte goes in.
+//! One walk makes the plan for every ISA: it resolves the spec's register lists, places
+//! the result, takes argument registers from the pools (or the `args:` list), lays out
+//! the stack and settles the callee-saved set. What differs between ISAs is in an [`Isa`]
+//! description: which names are registers and which of them are skipped or refused, the
+//! standard pools, result registers and callee-saved set, where the hidden result pointer
+//! goes, and how the platform convention splits a value into pieces. The descriptions,
+//! with each ISA's rules in words and its check of given plans, are in
+//! [`super::x86_64`] and [`super::aarch64`].
+//!
+//! The rules every ISA shares:
 //! - **Pool mode** (no `args:`): each argument takes the next entries of the `gpr:` pool
-//!   for its INTEGER eightbytes and of the `xmm:` pool for its SSE ones. An argument that
-//!   does not fit in what is left of the pools goes on the stack whole (the pools keep
-//!   their entries for later arguments). An entry of the wrong class, or a register already
-//!   carrying another value, sends the argument that met it to the stack (the entry is
-//!   used up). A pool that is not written is the standard one (`rdi rsi rdx rcx r8 r9`,
-//!   `xmm0`-`xmm7`): values the spec does not cover travel as in the standard convention.
+//!   for its general pieces and of the vector pool (`xmm:`/`fpr:`) for its vector ones.
+//!   An argument that does not fit in what is left of the pools goes on the stack whole
+//!   (the pools keep their entries for later arguments). An entry of the wrong class, or a
+//!   register already carrying another value, sends the argument that met it to the
+//!   stack (the entry is used up). A pool that is not written is the standard one: values
+//!   the spec does not cover travel as in the standard convention.
 //! - **Positional mode** (`args:`): argument `i` takes token `i`. It is in that register
-//!   when it is one eightbyte of the register's class and the register is free; otherwise
-//!   (a `stack`/`mem` token, a wrong class, a taken register, two eightbytes, an index past
-//!   the list) it is on the stack.
-//! - A hidden result pointer (a MEMORY result) takes the first general register of the
-//!   `gpr:` pool in pool mode and `rdi` in positional mode; the callee gives it back in the
-//!   first general register of `ret:` (else `rax`).
-//! - Results: INTEGER eightbytes in the `ret:` registers in order, SSE ones in `ret_xmm:`,
-//!   continuing with the standard ones (`rax rdx`, `xmm0 xmm1`) when the list is short or
-//!   missing; x87 results in `st0`/`st1` as always.
-//! - `rsp` is never a location: a spec naming it skips it (warning). `rbp` cannot carry
-//!   values (neverc keeps frame pointers): naming it in an argument or result list is an
-//!   error.
-//! - Stack arguments are laid out as System V lays them out (8-byte slots, 16-byte
-//!   alignment for 16-byte aligned values), in argument order.
-//! - Integers travel at their own width: an `int` in the 32-bit sub-register, `long` and
-//!   pointers in the full one; `char` and `short` are extended to 32 bits by the caller,
-//!   as in the standard convention.
-//! - `csr:` replaces the callee-saved set (general and xmm registers). A register named both
-//!   there and in an argument or result list draws a warning. Registers that carry the
-//!   result are never callee-saved in the plan (the callee cannot both preserve and set
-//!   them), whatever the set says.
+//!   when it is one piece of the register's class and the register is free; otherwise (a
+//!   `stack`/`mem` token, a wrong class, a taken register, two pieces, an index past the
+//!   list) it is on the stack.
+//! - Results: general pieces in the `ret:` registers in order, vector ones in the vector
+//!   result list, continuing with the standard ones when the list is short or missing;
+//!   entries of the other class (or `stack`) are ignored with a warning.
+//! - `csr:` replaces the callee-saved set. A register named both there and in an
+//!   argument or result list draws a warning. Registers that carry the result are never
+//!   callee-saved in the plan (the callee cannot both preserve and set them), whatever
+//!   the set says.
 //! - Variadic functions cannot have a custom convention (an error).
 
 use super::spec::{Segment, Spec, Token};
-use crate::classify::{extension, round, Builder};
-use crate::plan::{fnv1a32, CallPlan, Flags, Id, Location, Place, PlanError};
-use crate::sysv::{classify, gcc_empty, is_memory, place, Class};
+use crate::classify::{round, Builder};
+use crate::plan::{fnv1a32, CallPlan, Flags, Id, Place, PlanError};
 use crate::types::Type;
-use crate::{AbiError, Machine, Signature};
+use crate::{AbiError, Convention, Machine, Signature};
 use neverc_target::registers::{self, RegClass};
 use neverc_target::{Arch, Os};
 use std::fmt;
@@ -113,101 +107,6 @@ pub fn tail_call_allowed(caller: &CallPlan, callee: &CallPlan) -> bool {
     !is_custom(caller) && !is_custom(callee)
 }
 
-// x86-64 register numbers (DWARF, as in `neverc_target::registers`).
-const RAX: u16 = 0;
-const RDX: u16 = 1;
-const RBX: u16 = 3;
-const RDI: u16 = 5;
-const RBP: u16 = 6;
-const RSP: u16 = 7;
-const XMM0: u16 = 17;
-const ST0: u16 = 33;
-const STD_GPR: [u16; 6] = [5, 4, 1, 2, 8, 9];
-const STD_CSR: [u16; 6] = [RBX, RBP, 12, 13, 14, 15];
-
-/// A token resolved against the x86-64 register schema.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Res {
-    Gpr(u16),
-    Xmm(u16),
-    /// A register of another class (x87).
-    Other(u16),
-    Stack,
-}
-
-fn reg_name(r: u16) -> &'static str {
-    registers::schema(Arch::X86_64).name(r).unwrap_or("?")
-}
-
-/// Resolves the tokens of one segment; `rsp` is skipped with a warning.
-fn resolve(
-    spec: &Spec,
-    seg: Segment,
-    warnings: &mut Vec<String>,
-) -> Result<Option<Vec<Res>>, CcError> {
-    let Some(tokens) = spec.segment(seg) else {
-        return Ok(None);
-    };
-    let schema = registers::schema(Arch::X86_64);
-    let mut out = Vec::new();
-    for t in tokens {
-        let name = match t {
-            Token::Stack => {
-                out.push(Res::Stack);
-                continue;
-            }
-            Token::Reg(n) => n,
-        };
-        let Some(num) = schema.number(name) else {
-            return Err(CcError::Spec(format!(
-                "'{name}' in '{}:' is not an x86-64 register",
-                seg.key()
-            )));
-        };
-        let reg = schema.get(num).expect("numbered register");
-        if num == RSP {
-            warnings.push(format!(
-                "'rsp' in '{}:' is the stack pointer and cannot carry values; skipped",
-                seg.key()
-            ));
-            continue;
-        }
-        out.push(match reg.class {
-            RegClass::Gpr if reg.bits == 64 => Res::Gpr(num),
-            RegClass::Vector => Res::Xmm(num),
-            _ => Res::Other(num),
-        });
-    }
-    Ok(Some(out))
-}
-
-/// One eightbyte (or SSE+SSEUP pair, or x87 value) of a value in registers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Piece {
-    offset: u32,
-    size: u32,
-    class: Class,
-}
-
-/// The register pieces of a value classified as System V classifies it; `None` for a
-/// value passed in memory, `Some(empty)` for one with nothing to pass.
-fn pieces(ty: &Type, b: &Builder) -> Option<Vec<Piece>> {
-    let classes = classify(ty, b);
-    if is_memory(&classes) {
-        return None;
-    }
-    let (size, align) = b.layout(ty);
-    let mut out = Vec::new();
-    place(&classes, size, align, |offset, size, class| {
-        out.push(Piece {
-            offset,
-            size,
-            class,
-        })
-    });
-    Some(out)
-}
-
 fn check_target(m: &Machine) -> Result<(), CcError> {
     let ok = match m.arch {
         Arch::X86_64 => m.os != Os::Windows,
@@ -224,8 +123,9 @@ fn check_target(m: &Machine) -> Result<(), CcError> {
     Ok(())
 }
 
-/// Plans `sig` under `spec` on `target`. The warnings are the spec's own (skipped `rsp`,
-/// wrong-class entries of result lists, registers both callee-saved and carrying values).
+/// Plans `sig` under `spec` on `target`. The warnings are the spec's own (skipped
+/// registers, wrong-class entries of result lists, registers both callee-saved and
+/// carrying values).
 pub fn materialise(
     target: impl Into<Machine>,
     spec: &Spec,
@@ -237,82 +137,213 @@ pub fn materialise(
         return Err(CcError::Variadic);
     }
     crate::classify::check_signature(&m, sig)?;
-    if m.arch == Arch::AArch64 {
-        return super::aarch64::materialise(&m, spec, sig);
-    }
-    let mut warnings = Vec::new();
-    let args_list = resolve(spec, Segment::Args, &mut warnings)?;
-    let gpr_list = resolve(spec, Segment::ArgGpr, &mut warnings)?;
-    let xmm_list = resolve(spec, Segment::ArgXmm, &mut warnings)?;
-    let ret_gpr = resolve(spec, Segment::RetGpr, &mut warnings)?;
-    let ret_xmm = resolve(spec, Segment::RetXmm, &mut warnings)?;
-    let csr = resolve(spec, Segment::Csr, &mut warnings)?;
+    let isa = if m.arch == Arch::AArch64 {
+        &super::aarch64::ISA
+    } else {
+        &super::x86_64::ISA
+    };
+    walk(&m, isa, spec, sig)
+}
 
-    // rbp is the frame pointer of every function neverc compiles: it cannot carry values.
+/// A token of a spec's register list, resolved against the ISA's register schema.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Res {
+    /// A (full-width) general register.
+    Gpr(u16),
+    /// A vector register (x86-64 xmm, AArch64 v).
+    Vector(u16),
+    /// A register of another class (x87).
+    Other(u16),
+    Stack,
+}
+
+/// Where a piece of a value travels: the next general or vector register of a list, or
+/// a register of its own (x87 results).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Bank {
+    General,
+    Vector,
+    Fixed(u16),
+}
+
+/// One register's worth of a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Piece {
+    pub offset: u32,
+    pub size: u32,
+    pub bank: Bank,
+}
+
+/// How an ISA reads a register name of segment `seg` (see [`Isa::number`]).
+pub(super) type RegisterNumber =
+    fn(name: &str, seg: Segment, warnings: &mut Vec<String>) -> Result<Option<u16>, CcError>;
+
+/// What the materialiser needs to know of an ISA: its registers as the spec may name
+/// them, the standard convention it falls back on, and how the platform convention
+/// splits values into pieces. One walk (`walk`) serves every ISA.
+pub(super) struct Isa {
+    pub arch: Arch,
+    pub convention: Convention,
+    /// The register number a name in segment `seg` stands for, `None` for a register
+    /// the spec may not use there (skipped, with a warning pushed), or an error for a
+    /// name that is no register of the ISA (saying which spelling to use).
+    pub number: RegisterNumber,
+    /// Registers that can never carry values, and why: naming one in `args:`, `gpr:` or
+    /// `ret:` is an error.
+    pub refused: &'static [(u16, &'static str)],
+    /// The standard argument pools and result registers (general, then vector).
+    pub std_gpr: &'static [u16],
+    pub std_vector: &'static [u16],
+    pub std_ret_gpr: &'static [u16],
+    pub std_ret_vector: &'static [u16],
+    /// The standard callee-saved set, and what a `csr:` list always gets added.
+    pub std_csr: &'static [u16],
+    pub always_saved: &'static [u16],
+    /// The key messages give the vector result list (`ret_xmm`, `ret_fpr`), and what a
+    /// `csr:` list may name (for the refusal of anything else).
+    pub ret_vector_key: &'static str,
+    pub csr_takes: &'static str,
+    /// The hidden result pointer: its register when no pool gives one, whether an
+    /// unwritten (standard) `gpr:` pool gives it, and where the callee gives it back (if
+    /// it does).
+    pub sret: u16,
+    pub sret_from_std_pool: bool,
+    pub sret_out: Option<u16>,
+    /// The pieces of a value as the platform convention classifies it (`result`: as a
+    /// result); `None` for one passed in memory, `Some(empty)` for one with nothing to
+    /// pass.
+    pub pieces: fn(ty: &Type, b: &Builder, result: bool) -> Option<Vec<Piece>>,
+    /// The extension flags of an argument in a register.
+    pub extension: fn(ty: &Type, m: &Machine) -> Flags,
+    /// The alignment of an argument's stack slot (`align`: the type's), `None` for an
+    /// argument that takes no slot when it is not in registers.
+    pub stack_align: fn(ty: &Type, m: &Machine, align: u32) -> Option<u32>,
+}
+
+pub(super) fn reg_name(arch: Arch, r: u16) -> &'static str {
+    registers::schema(arch).name(r).unwrap_or("?")
+}
+
+/// Resolves the tokens of one segment.
+fn resolve(
+    isa: &Isa,
+    spec: &Spec,
+    seg: Segment,
+    warnings: &mut Vec<String>,
+) -> Result<Option<Vec<Res>>, CcError> {
+    let Some(tokens) = spec.segment(seg) else {
+        return Ok(None);
+    };
+    let schema = registers::schema(isa.arch);
+    let mut out = Vec::new();
+    for t in tokens {
+        let name = match t {
+            Token::Stack => {
+                out.push(Res::Stack);
+                continue;
+            }
+            Token::Reg(n) => n,
+        };
+        let Some(num) = (isa.number)(name, seg, warnings)? else {
+            continue;
+        };
+        let reg = schema.get(num).expect("numbered register");
+        out.push(match reg.class {
+            RegClass::Gpr if reg.bits == 64 => Res::Gpr(num),
+            RegClass::Vector => Res::Vector(num),
+            _ => Res::Other(num),
+        });
+    }
+    Ok(Some(out))
+}
+
+/// Plans `sig` under `spec` with `isa`'s registers (the caller checked the target and
+/// that `sig` is not variadic).
+fn walk(
+    m: &Machine,
+    isa: &Isa,
+    spec: &Spec,
+    sig: &Signature,
+) -> Result<(CallPlan, Vec<String>), CcError> {
+    let mut warnings = Vec::new();
+    let mut list = |seg| resolve(isa, spec, seg, &mut warnings);
+    let args_list = list(Segment::Args)?;
+    let gpr_list = list(Segment::ArgGpr)?;
+    let vector_list = list(Segment::ArgXmm)?;
+    let ret_gpr = list(Segment::RetGpr)?;
+    let ret_vector = list(Segment::RetXmm)?;
+    let csr = list(Segment::Csr)?;
+
     for (seg, list) in [
         (Segment::Args, &args_list),
         (Segment::ArgGpr, &gpr_list),
         (Segment::RetGpr, &ret_gpr),
     ] {
-        if list.iter().flatten().any(|r| *r == Res::Gpr(RBP)) {
-            return Err(CcError::Unsupported(format!(
-                "pass values in rbp ('rbp' in '{}:'): it is the frame pointer",
-                seg.key()
-            )));
+        for &(r, why) in isa.refused {
+            if list.iter().flatten().any(|x| *x == Res::Gpr(r)) {
+                let name = reg_name(isa.arch, r);
+                return Err(CcError::Unsupported(format!(
+                    "pass values in {name} ('{name}' in '{}:'): {why}",
+                    seg.key()
+                )));
+            }
         }
     }
 
-    let mut b = Builder::new(&m);
+    let mut b = Builder::new(m);
     let mut taken: Vec<u16> = Vec::new();
     let positional = args_list.is_some();
-    let std_gpr: Vec<Res> = STD_GPR.iter().map(|&r| Res::Gpr(r)).collect();
-    let std_xmm: Vec<Res> = (0..8).map(|i| Res::Xmm(XMM0 + i)).collect();
-    let gpool = gpr_list.clone().unwrap_or(std_gpr);
-    let xpool = xmm_list.clone().unwrap_or(std_xmm);
-    let (mut gi, mut xi) = (0usize, 0usize);
+    let gpool = gpr_list
+        .clone()
+        .unwrap_or_else(|| isa.std_gpr.iter().map(|&r| Res::Gpr(r)).collect());
+    let vpool = vector_list
+        .clone()
+        .unwrap_or_else(|| isa.std_vector.iter().map(|&r| Res::Vector(r)).collect());
+    let (mut gi, mut vi) = (0usize, 0usize);
 
     // The result.
     if sig.ret != Type::Void {
-        let classes = classify(&sig.ret, &b);
-        let (size, align) = b.layout(&sig.ret);
-        if classes.contains(&Class::Memory) {
-            let sret_in = if positional {
-                RDI
-            } else {
-                match gpool[gi..].iter().position(|r| matches!(r, Res::Gpr(_))) {
-                    Some(k) => {
+        let (_, align) = b.layout(&sig.ret);
+        match (isa.pieces)(&sig.ret, &b, true) {
+            None => {
+                // In memory: the buffer's address in the gpr pool's first general
+                // register, else in the ISA's register.
+                let mut sret = isa.sret;
+                if !positional && (gpr_list.is_some() || isa.sret_from_std_pool) {
+                    if let Some(k) = gpool[gi..].iter().position(|r| matches!(r, Res::Gpr(_))) {
                         let Res::Gpr(r) = gpool[gi + k] else {
                             unreachable!()
                         };
                         gi += k + 1;
-                        r
+                        sret = r;
                     }
-                    None => RDI,
                 }
-            };
-            taken.push(sret_in);
-            let sret_out = ret_gpr
-                .iter()
-                .flatten()
-                .find_map(|r| match r {
-                    Res::Gpr(g) => Some(*g),
-                    _ => None,
-                })
-                .unwrap_or(RAX);
-            b.ret_reg(0, 8, 8, sret_in, Flags::SRET);
-            b.ret_reg(0, 8, 8, sret_out, Flags::SRET_OUT);
-        } else if classes == [Class::ComplexX87] {
-            b.ret_reg(0, 10, align, ST0, Flags::NONE);
-            b.ret_reg(size / 2, 10, align, ST0 + 1, Flags::NONE);
-        } else {
-            let mut gprs = result_list(&ret_gpr, &[RAX, RDX], true, "ret", &mut warnings);
-            let mut xmms =
-                result_list(&ret_xmm, &[XMM0, XMM0 + 1], false, "ret_xmm", &mut warnings);
-            place(&classes, size, align, |off, sz, class| match class {
-                Class::X87 => b.ret_reg(off, 10, align, ST0, Flags::NONE),
-                Class::Integer => b.ret_reg(off, sz, align, gprs.remove(0), Flags::NONE),
-                _ => b.ret_reg(off, sz, align, xmms.remove(0), Flags::NONE),
-            });
+                taken.push(sret);
+                b.ret_reg(0, 8, 8, sret, Flags::SRET);
+                if let Some(standard) = isa.sret_out {
+                    let out = ret_gpr
+                        .iter()
+                        .flatten()
+                        .find_map(|r| match r {
+                            Res::Gpr(g) => Some(*g),
+                            _ => None,
+                        })
+                        .unwrap_or(standard);
+                    b.ret_reg(0, 8, 8, out, Flags::SRET_OUT);
+                }
+            }
+            Some(ps) => {
+                let mut gprs = result_list(isa, &ret_gpr, false, &mut warnings);
+                let mut vectors = result_list(isa, &ret_vector, true, &mut warnings);
+                for p in ps {
+                    let r = match p.bank {
+                        Bank::General => gprs.remove(0),
+                        Bank::Vector => vectors.remove(0),
+                        Bank::Fixed(r) => r,
+                    };
+                    b.ret_reg(p.offset, p.size, align, r, Flags::NONE);
+                }
+            }
         }
     }
 
@@ -320,41 +351,37 @@ pub fn materialise(
     let mut stack = 0u32;
     for (i, ty) in sig.params.iter().enumerate() {
         let (size, align) = b.layout(ty);
-        let ps = pieces(ty, &b);
+        let ps = (isa.pieces)(ty, &b, false);
         if ps.as_ref().is_some_and(|p| p.is_empty()) {
             continue; // nothing to pass (an empty record)
         }
-        let ext = extension(ty, &m, 32, false);
-        let regs: Option<Vec<u16>> = match ps {
+        let chosen = match &ps {
             None => None,
-            Some(ps) => {
-                let chosen = if positional {
-                    let tokens = args_list.as_deref().unwrap_or(&[]);
-                    match (tokens.get(i), ps.as_slice()) {
-                        (Some(Res::Gpr(r)), [p]) if p.class == Class::Integer => Some(vec![*r]),
-                        (Some(Res::Xmm(r)), [p]) if p.class == Class::Sse => Some(vec![*r]),
-                        _ => None,
-                    }
-                    .filter(|r| !taken.contains(&r[0]))
-                } else {
-                    take_from_pools(&ps, &gpool, &xpool, &mut gi, &mut xi, &taken)
-                };
-                if let Some(regs) = &chosen {
-                    for (p, &r) in ps.iter().zip(regs) {
-                        b.arg_reg(i, p.offset, p.size, align, r, ext);
-                    }
+            Some(ps) if positional => {
+                let tokens = args_list.as_deref().unwrap_or(&[]);
+                match (tokens.get(i), ps.as_slice()) {
+                    (Some(Res::Gpr(r)), [p]) if p.bank == Bank::General => Some(vec![*r]),
+                    (Some(Res::Vector(r)), [p]) if p.bank == Bank::Vector => Some(vec![*r]),
+                    _ => None,
                 }
-                chosen
+                .filter(|r| !taken.contains(&r[0]))
             }
+            Some(ps) => take_from_pools(ps, &gpool, &vpool, &mut gi, &mut vi, &taken),
         };
-        match regs {
-            Some(r) => taken.extend(r),
-            None if gcc_empty(ty) => {}
-            None => {
-                let a = align.max(8);
-                stack = round(stack, a);
-                b.arg_stack(i, 0, size, align, stack, Flags::NONE);
-                stack += round(size, 8);
+        match (chosen, ps) {
+            (Some(regs), Some(ps)) => {
+                let ext = (isa.extension)(ty, m);
+                for (p, &r) in ps.iter().zip(&regs) {
+                    b.arg_reg(i, p.offset, p.size, align, r, ext);
+                }
+                taken.extend(regs);
+            }
+            _ => {
+                if let Some(a) = (isa.stack_align)(ty, m, align) {
+                    stack = round(stack, a);
+                    b.arg_stack(i, 0, size, align, stack, Flags::NONE);
+                    stack += round(size, 8);
+                }
             }
         }
     }
@@ -366,12 +393,13 @@ pub fn materialise(
             let mut out: Vec<u16> = Vec::new();
             for r in list {
                 match *r {
-                    Res::Gpr(g) | Res::Xmm(g) if !out.contains(&g) => out.push(g),
-                    Res::Gpr(_) | Res::Xmm(_) => {}
+                    Res::Gpr(g) | Res::Vector(g) if !out.contains(&g) => out.push(g),
+                    Res::Gpr(_) | Res::Vector(_) => {}
                     Res::Other(x) => {
                         return Err(CcError::Unsupported(format!(
-                            "keep '{}' callee-saved (csr: takes general and xmm registers)",
-                            reg_name(x)
+                            "keep '{}' callee-saved (csr: takes {})",
+                            reg_name(isa.arch, x),
+                            isa.csr_takes
                         )))
                     }
                     Res::Stack => {
@@ -382,24 +410,30 @@ pub fn materialise(
             // A register both preserved and carrying values: the callee would restore it
             // over the value (for a result) or must save it first (for an argument).
             for &g in &out {
-                let carries = [&args_list, &gpr_list, &xmm_list, &ret_gpr, &ret_xmm]
+                let carries = [&args_list, &gpr_list, &vector_list, &ret_gpr, &ret_vector]
                     .iter()
                     .any(|l| {
                         l.iter()
                             .flatten()
-                            .any(|r| matches!(r, Res::Gpr(x) | Res::Xmm(x) if *x == g))
+                            .any(|r| matches!(r, Res::Gpr(x) | Res::Vector(x) if *x == g))
                     });
                 if carries {
                     warnings.push(format!(
                         "register '{}' is both callee-saved (csr:) and in an argument or return list",
-                        reg_name(g)
+                        reg_name(isa.arch, g)
                     ));
+                }
+            }
+            for &r in isa.always_saved {
+                if !out.contains(&r) {
+                    out.push(r);
                 }
             }
             out
         }
-        None => STD_CSR.to_vec(),
+        None => isa.std_csr.to_vec(),
     };
+    // Registers that carry the result are never callee-saved.
     let ret_regs: Vec<u16> = b
         .returns
         .iter()
@@ -414,7 +448,7 @@ pub fn materialise(
         .filter(|r| !ret_regs.contains(r))
         .collect();
 
-    let mut plan = b.finish(crate::Convention::SysV64);
+    let mut plan = b.finish(isa.convention);
     plan.convention = convention_id(spec);
     Ok((plan, warnings))
 }
@@ -425,28 +459,28 @@ pub fn materialise(
 fn take_from_pools(
     ps: &[Piece],
     gpool: &[Res],
-    xpool: &[Res],
+    vpool: &[Res],
     gi: &mut usize,
-    xi: &mut usize,
+    vi: &mut usize,
     taken: &[u16],
 ) -> Option<Vec<u16>> {
-    let need_g = ps.iter().filter(|p| p.class == Class::Integer).count();
-    let need_x = ps.len() - need_g;
-    if *gi + need_g > gpool.len() || *xi + need_x > xpool.len() {
+    let need_g = ps.iter().filter(|p| p.bank == Bank::General).count();
+    let need_v = ps.len() - need_g;
+    if *gi + need_g > gpool.len() || *vi + need_v > vpool.len() {
         return None;
     }
     let mut got = Vec::new();
     let mut ok = true;
     for p in ps {
-        let entry = if p.class == Class::Integer {
+        let entry = if p.bank == Bank::General {
             *gi += 1;
             gpool[*gi - 1]
         } else {
-            *xi += 1;
-            xpool[*xi - 1]
+            *vi += 1;
+            vpool[*vi - 1]
         };
-        match (p.class, entry) {
-            (Class::Integer, Res::Gpr(r)) | (Class::Sse, Res::Xmm(r))
+        match (p.bank, entry) {
+            (Bank::General, Res::Gpr(r)) | (Bank::Vector, Res::Vector(r))
                 if !taken.contains(&r) && !got.contains(&r) =>
             {
                 got.push(r)
@@ -457,19 +491,23 @@ fn take_from_pools(
     ok.then_some(got)
 }
 
-/// The registers of one result class: the spec's list (entries of the wrong class
-/// skipped with a warning), then the standard ones not yet named.
+/// The registers of one result class (`vector` or general): the spec's list (entries of
+/// the other class skipped with a warning), then the standard ones not yet named.
 fn result_list(
+    isa: &Isa,
     list: &Option<Vec<Res>>,
-    standard: &[u16],
-    gpr: bool,
-    key: &str,
+    vector: bool,
     warnings: &mut Vec<String>,
 ) -> Vec<u16> {
+    let (key, standard) = if vector {
+        (isa.ret_vector_key, isa.std_ret_vector)
+    } else {
+        ("ret", isa.std_ret_gpr)
+    };
     let mut out: Vec<u16> = Vec::new();
     for r in list.iter().flatten() {
-        match (*r, gpr) {
-            (Res::Gpr(g), true) | (Res::Xmm(g), false) => {
+        match (*r, vector) {
+            (Res::Gpr(g), false) | (Res::Vector(g), true) => {
                 if !out.contains(&g) {
                     out.push(g)
                 }
@@ -477,10 +515,10 @@ fn result_list(
             (Res::Stack, _) => warnings.push(format!(
                 "'stack' in '{key}:' ignored: results come back in registers"
             )),
-            (Res::Gpr(g) | Res::Xmm(g) | Res::Other(g), _) => warnings.push(format!(
+            (Res::Gpr(g) | Res::Vector(g) | Res::Other(g), _) => warnings.push(format!(
                 "'{}' in '{key}:' is not a {} register; ignored",
-                reg_name(g),
-                if gpr { "general" } else { "vector" }
+                reg_name(isa.arch, g),
+                if vector { "vector" } else { "general" }
             )),
         }
     }
@@ -519,7 +557,7 @@ pub fn check_plan(
     let fit = if m.arch == Arch::AArch64 {
         super::aarch64::fits(&m, &plan, sig)
     } else {
-        fits(&m, &plan, sig)
+        super::x86_64::fits(&m, &plan, sig)
     };
     fit.map_err(|why| {
         CcError::Plan(PlanError::Malformed(format!(
@@ -529,170 +567,20 @@ pub fn check_plan(
     Ok(plan)
 }
 
-fn fits(m: &Machine, plan: &CallPlan, sig: &Signature) -> Result<(), String> {
-    let b = Builder::new(m);
-    let schema = registers::schema(Arch::X86_64);
-    let class_of = |r: u16| schema.get(r).map(|x| (x.class, x.bits));
-    let reg_ok = |r: u16, class: Class| match (class, class_of(r)) {
-        (Class::Integer, Some((RegClass::Gpr, 64))) => r != RSP && r != RBP,
-        (Class::Sse, Some((RegClass::Vector, _))) => true,
-        _ => false,
-    };
-    // Results.
-    let rets = &plan.returns;
-    if sig.ret == Type::Void {
-        if !rets.is_empty() {
-            return Err("a void function has result locations".into());
-        }
-    } else {
-        let classes = classify(&sig.ret, &b);
-        let (size, align) = b.layout(&sig.ret);
-        if classes.contains(&Class::Memory) {
-            let ok = rets.len() == 2
-                && rets[0].flags == Flags::SRET
-                && rets[1].flags == Flags::SRET_OUT
-                && rets.iter().all(|l| {
-                    (l.value, l.offset, l.size, l.align) == (0, 0, 8, 8)
-                        && matches!(l.place, Place::Reg(r) if reg_ok(r, Class::Integer))
-                });
-            if !ok {
-                return Err(
-                    "the result is returned in memory: expected sret and sretout general registers"
-                        .into(),
-                );
-            }
-        } else {
-            let mut want = Vec::new();
-            if classes == [Class::ComplexX87] {
-                want.push((0, 10, Class::X87));
-                want.push((size / 2, 10, Class::ComplexX87));
-            } else {
-                place(&classes, size, align, |o, s, c| want.push((o, s, c)));
-            }
-            if rets.len() != want.len() {
-                return Err(format!(
-                    "the result has {} locations, its type needs {}",
-                    rets.len(),
-                    want.len()
-                ));
-            }
-            let mut used = Vec::new();
-            for (l, &(o, s, c)) in rets.iter().zip(&want) {
-                let Place::Reg(r) = l.place else {
-                    return Err("a result on the stack".into());
-                };
-                let ok = match c {
-                    Class::X87 => r == ST0,
-                    Class::ComplexX87 => r == ST0 + 1,
-                    c => reg_ok(r, c),
-                };
-                if !ok
-                    || l.offset != o
-                    || l.size != s
-                    || l.flags != Flags::NONE
-                    || used.contains(&r)
-                {
-                    return Err(format!(
-                        "result location '{l}' does not fit the result type"
-                    ));
-                }
-                used.push(r);
-            }
-        }
-    }
-    // Arguments.
-    let mut used: Vec<u16> = rets
-        .iter()
-        .filter(|l| l.flags == Flags::SRET)
-        .filter_map(|l| match l.place {
-            Place::Reg(r) => Some(r),
-            _ => None,
-        })
-        .collect();
-    let mut slots: Vec<(u32, u32)> = Vec::new();
-    if plan
-        .arguments
-        .iter()
-        .any(|l| l.value as usize >= sig.params.len())
-    {
-        return Err("a location names an argument the function does not have".into());
-    }
-    for (i, ty) in sig.params.iter().enumerate() {
-        let locs: Vec<&Location> = plan.argument(i as u32).collect();
-        let (size, align) = b.layout(ty);
-        let ps = pieces(ty, &b);
-        let ext = extension(ty, m, 32, false);
-        match locs.as_slice() {
-            [] if ps.as_ref().is_some_and(|p| p.is_empty()) || gcc_empty(ty) => {}
-            [l] if matches!(l.place, Place::Stack(_)) => {
-                let Place::Stack(off) = l.place else {
-                    unreachable!()
-                };
-                if l.offset != 0 || l.size != size || l.align != align || l.flags != Flags::NONE {
-                    return Err(format!("stack location '{l}' does not fit argument {i}"));
-                }
-                if off % align.clamp(8, 16) != 0 || off + size > plan.stack {
-                    return Err(format!(
-                        "stack location '{l}' is misaligned or outside the area"
-                    ));
-                }
-                slots.push((off, round(size, 8)));
-            }
-            _ => {
-                let Some(ps) = ps else {
-                    return Err(format!(
-                        "argument {i} is passed in memory, not in registers"
-                    ));
-                };
-                if ps.len() != locs.len() {
-                    return Err(format!(
-                        "argument {i} has {} locations, its type needs {}",
-                        locs.len(),
-                        ps.len()
-                    ));
-                }
-                for (l, p) in locs.iter().zip(&ps) {
-                    let Place::Reg(r) = l.place else {
-                        return Err(format!(
-                            "argument {i} is split between registers and the stack"
-                        ));
-                    };
-                    if !reg_ok(r, p.class)
-                        || l.offset != p.offset
-                        || l.size != p.size
-                        || l.flags != ext
-                        || used.contains(&r)
-                    {
-                        return Err(format!("location '{l}' does not fit argument {i}"));
-                    }
-                    used.push(r);
-                }
-            }
-        }
-    }
-    slots.sort_unstable();
-    if slots.windows(2).any(|w| w[0].0 + w[0].1 > w[1].0) {
-        return Err("two stack arguments overlap".into());
-    }
-    for &r in &plan.callee_saved {
-        let ret_reg = rets
-            .iter()
-            .any(|l| l.flags != Flags::SRET && l.place == Place::Reg(r));
-        let class_ok = matches!(
-            class_of(r),
-            Some((RegClass::Gpr, 64) | (RegClass::Vector, _))
-        );
-        if !class_ok || r == RSP || ret_reg {
-            return Err(format!("register {r} cannot be callee-saved"));
-        }
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
+    use super::super::x86_64::STD_CSR;
     use super::*;
+    // x86-64 register numbers (DWARF).
+    const RBX: u16 = 3;
+    const RDI: u16 = 5;
+    const RBP: u16 = 6;
+    use crate::plan::Location;
     use crate::types::IntKind;
+
+    fn reg_name(r: u16) -> &'static str {
+        super::reg_name(Arch::X86_64, r)
+    }
 
     fn x86() -> &'static neverc_target::Target {
         neverc_target::lookup("x86_64-linux-gnu").unwrap()

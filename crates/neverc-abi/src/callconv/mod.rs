@@ -2,15 +2,17 @@
 //! call plans, plans given ready-made, and the command line's policy.
 //!
 //! - [`spec`]: the spec language (`gpr:r10,r11;ret:rdx`), its keys defined once.
-//! - [`materialise`]: spec + signature → [`CallPlan`](crate::CallPlan) (x86-64 System V
-//!   and AArch64 AAPCS64 ELF targets, the latter in `aarch64`), and the validation of a
-//!   plan given as text.
+//! - [`materialise`]: spec + signature → [`CallPlan`](crate::CallPlan) by one walk for
+//!   every ISA (x86-64 System V and AArch64 AAPCS64 ELF targets), each ISA's registers
+//!   and rules described in `x86_64` and `aarch64`; and the validation of a plan given as
+//!   text.
 //! - [`policy`]: which functions the command line gives a convention.
 
 mod aarch64;
 pub mod materialise;
 pub mod policy;
 pub mod spec;
+mod x86_64;
 
 pub use materialise::{
     check_plan, convention_id, is_custom, materialise, tail_call_allowed, CcError,
