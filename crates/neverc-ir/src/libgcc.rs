@@ -39,25 +39,29 @@ pub fn int128_binary(op: BinaryOp) -> Option<(&'static str, SecondOperand)> {
 /// (`__fixdfti`, `__fixunssfti`, ...). `None` unless exactly one side is `I128` and the
 /// other floating.
 pub fn int128_float_conversion(from: Type, to: Type, signed: bool) -> Option<&'static str> {
-    // The helpers' names end in the machine mode of the floating type: `sf` float, `df`
-    // double, `xf` the x87 long double, `tf` binary128.
+    // The helpers' names end in the machine mode of the floating type: `hf` _Float16,
+    // `sf` float, `df` double, `xf` the x87 long double, `tf` binary128.
     let name = match (from, to, signed) {
         (Type::I128, Type::F32, true) => "__floattisf",
         (Type::I128, Type::F64, true) => "__floattidf",
         (Type::I128, Type::F80, true) => "__floattixf",
-        (Type::I128, Type::F16 | Type::F128, true) => "__floattitf",
+        (Type::I128, Type::F16, true) => "__floattihf",
+        (Type::I128, Type::F128, true) => "__floattitf",
         (Type::I128, Type::F32, false) => "__floatuntisf",
         (Type::I128, Type::F64, false) => "__floatuntidf",
         (Type::I128, Type::F80, false) => "__floatuntixf",
-        (Type::I128, Type::F16 | Type::F128, false) => "__floatuntitf",
+        (Type::I128, Type::F16, false) => "__floatuntihf",
+        (Type::I128, Type::F128, false) => "__floatuntitf",
         (Type::F32, Type::I128, true) => "__fixsfti",
         (Type::F64, Type::I128, true) => "__fixdfti",
         (Type::F80, Type::I128, true) => "__fixxfti",
-        (Type::F16 | Type::F128, Type::I128, true) => "__fixtfti",
+        (Type::F16, Type::I128, true) => "__fixhfti",
+        (Type::F128, Type::I128, true) => "__fixtfti",
         (Type::F32, Type::I128, false) => "__fixunssfti",
         (Type::F64, Type::I128, false) => "__fixunsdfti",
         (Type::F80, Type::I128, false) => "__fixunsxfti",
-        (Type::F16 | Type::F128, Type::I128, false) => "__fixunstfti",
+        (Type::F16, Type::I128, false) => "__fixunshfti",
+        (Type::F128, Type::I128, false) => "__fixunstfti",
         _ => return None,
     };
     Some(name)
@@ -87,6 +91,9 @@ mod tests {
         assert_eq!(c(Type::I128, Type::F32, false), Some("__floatuntisf"));
         assert_eq!(c(Type::I128, Type::F80, true), Some("__floattixf"));
         assert_eq!(c(Type::F128, Type::I128, true), Some("__fixtfti"));
+        // _Float16 has helpers of its own (libgcc 12 on x86-64 and AArch64).
+        assert_eq!(c(Type::I128, Type::F16, true), Some("__floattihf"));
+        assert_eq!(c(Type::F16, Type::I128, false), Some("__fixunshfti"));
         assert_eq!(c(Type::F64, Type::I128, false), Some("__fixunsdfti"));
         assert_eq!(c(Type::I64, Type::F64, true), None);
         assert_eq!(c(Type::I128, Type::I128, true), None);
