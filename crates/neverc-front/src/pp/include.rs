@@ -233,22 +233,23 @@ impl Preprocessor {
     /// `path.is_file()`, asked of the file system once per path: the same headers are
     /// looked for in the same directories again and again.
     fn is_file_cached(&mut self, path: &Path) -> bool {
-        if let Some(&known) = self.is_file_memo.get(path) {
+        let key = path.as_os_str().as_encoded_bytes();
+        if let Some(&known) = self.is_file_memo.get(key) {
             return known;
         }
         let found = path.is_file();
-        self.is_file_memo.insert(path.to_path_buf(), found);
+        self.is_file_memo.insert(key.to_vec(), found);
         found
     }
 
     /// `fs::canonicalize(path)`, asked once per path.
     pub(super) fn canonical_cached(&mut self, path: &Path) -> Option<PathBuf> {
-        if let Some(known) = self.canonical_memo.get(path) {
+        let key = path.as_os_str().as_encoded_bytes();
+        if let Some(known) = self.canonical_memo.get(key) {
             return known.clone();
         }
         let canon = std::fs::canonicalize(path).ok();
-        self.canonical_memo
-            .insert(path.to_path_buf(), canon.clone());
+        self.canonical_memo.insert(key.to_vec(), canon.clone());
         canon
     }
 

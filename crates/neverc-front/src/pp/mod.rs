@@ -193,9 +193,10 @@ pub struct Preprocessor {
     once: HashSet<PathBuf>,
     /// Include guards found: canonical path -> guard macro.
     guards: FxHashMap<PathBuf, Symbol>,
-    /// Answers of the file system, asked once per path (see `is_file_cached`).
-    is_file_memo: FxHashMap<PathBuf, bool>,
-    canonical_memo: FxHashMap<PathBuf, Option<PathBuf>>,
+    /// Answers of the file system, asked once per path (see `is_file_cached`), keyed by
+    /// the path's bytes: hashing a `Path` walks its components, several times the cost.
+    is_file_memo: FxHashMap<Vec<u8>, bool>,
+    canonical_memo: FxHashMap<Vec<u8>, Option<PathBuf>>,
     /// Every file opened, in order, with whether it is a system header (for `-M`).
     pub deps: Vec<(String, bool)>,
     deps_seen: HashSet<String>,
