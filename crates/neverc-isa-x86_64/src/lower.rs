@@ -474,6 +474,22 @@ impl<'a> Lower<'a> {
         i
     }
 
+    /// Registers this function must preserve that a callee keeping only `kept` (DWARF
+    /// numbers) does not (a custom convention on either side, issue 6): the prologue
+    /// saves them, even where the allocator never uses them. (Between two standard plans
+    /// there are none.)
+    fn save_csr_not_kept_by(&mut self, kept: &[u16]) {
+        for &r in &self.f.plan.callee_saved {
+            if !kept.contains(&r) && r != 6 {
+                if let Some(p) = dwarf_to_preg(r) {
+                    if !self.asm_saved.contains(&p) {
+                        self.asm_saved.push(p);
+                    }
+                }
+            }
+        }
+    }
+
     fn push(&mut self, v: VInst) {
         // An instruction clobbering a register this function must preserve (only possible
         // under a custom `csr:` set, e.g. `rep movsb` and rdi) makes the prologue save it.
@@ -3566,19 +3582,7 @@ impl<'a> Lower<'a> {
                 clobbers.add(p);
             }
         }
-        // Registers this function must preserve that the callee does not (a custom
-        // convention on either side, issue 6): the prologue saves them, even where the
-        // allocator never uses them. (Between two standard plans there are none.)
-        let own = &self.f.plan.callee_saved;
-        for &r in own {
-            if !plan.callee_saved.contains(&r) && r != 6 {
-                if let Some(p) = dwarf_to_preg(r) {
-                    if !self.asm_saved.contains(&p) {
-                        self.asm_saved.push(p);
-                    }
-                }
-            }
-        }
+        self.save_csr_not_kept_by(&plan.callee_saved);
         let mut vi = b.vinst();
         vi.clobbers = clobbers;
         self.push(vi);

@@ -1273,6 +1273,38 @@ long f(int a, long b) { return a * b; }
 }
 
 #[test]
+fn library_helpers_are_standard_callees_for_csr() {
+    // divk promises to preserve r8-r11, which libgcc's __divti3 (called for the
+    // division) may change: its prologue saves them, as for any standard callee.
+    let src = r#"
+#include <stdio.h>
+__attribute__((custom_attr("neverc-callconv", "gpr:rdi,rsi,rdx,rcx;ret:rax,rdx;csr:r8,r9,r10,r11")))
+__int128 divk(__int128 a, __int128 b) { return a / b; }
+int main(void) {
+    __int128 q = divk((__int128)123456789 * 1000000007, 1000000007);
+    printf("%lld\n", (long long)q);
+    return 0;
+}
+"#;
+    let dir = temp_dir("libcsr");
+    for opt in ["-O0", "-O1"] {
+        compile(&dir, "d.c", src, &[opt]);
+        let d = disasm(&dir, "d.c.o");
+        for r in ["%r8", "%r9", "%r10", "%r11"] {
+            assert!(
+                d["divk"]
+                    .iter()
+                    .take(8)
+                    .any(|i| i.starts_with(&format!("movq {r}, -"))),
+                "{opt}: {r} not saved: {:#?}",
+                d["divk"]
+            );
+        }
+    }
+    assert_eq!(run(&dir, &[("d.c", src)], &[]), "123456789\n");
+}
+
+#[test]
 fn xmm_registers_can_be_callee_saved() {
     // keepx preserves xmm6, xmm9 and xmm15 (the back end's vector scratch register): it
     // saves and restores them around its body, which uses them and calls printf. Its

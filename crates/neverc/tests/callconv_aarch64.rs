@@ -618,6 +618,35 @@ fn csr_is_honoured_by_the_callee_and_its_callers() {
     assert_eq!(run(&dir, &srcs, &[]), want);
 }
 
+#[test]
+fn library_helpers_are_standard_callees_for_csr() {
+    if !tools() {
+        return;
+    }
+    // divk promises to preserve x9-x15, which libgcc's __divti3 (called for the
+    // division) may change: its prologue saves them, as for any standard callee.
+    let src = r#"
+#include <stdio.h>
+__attribute__((custom_attr("neverc-callconv", "gpr:x0,x1,x2,x3;ret:x0,x1;csr:x9,x10,x11,x12,x13,x14,x15")))
+__int128 divk(__int128 a, __int128 b) { return a / b; }
+int main(void) {
+    __int128 q = divk((__int128)123456789 * 1000000007, 1000000007);
+    printf("%lld\n", (long long)q);
+    return 0;
+}
+"#;
+    let dir = temp_dir("libcsr");
+    for opt in ["-O0", "-O1"] {
+        compile(&dir, "d.c", src, &[opt]);
+        let d = disasm(&dir, "d.c.o");
+        let s = saved(&d["divk"]);
+        for r in ["x9", "x10", "x11", "x12", "x13", "x14", "x15"] {
+            assert!(s.contains(&r.to_string()), "{opt}: {r} not saved: {s:?}");
+        }
+    }
+    assert_eq!(run(&dir, &[("d.c", src)], &[]), "123456789\n");
+}
+
 // ---------- mixed specs across files
 
 const MIXED_H: &str = r#"

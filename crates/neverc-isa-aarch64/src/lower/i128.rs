@@ -226,6 +226,9 @@ impl<'a> Lower<'a> {
     /// A libgcc helper taking `args` in fixed registers and returning its result in `rets`.
     fn libcall_regs(&mut self, name: &str, args: &[(VReg, PReg)], rets: &[(VReg, PReg)]) {
         let sym = (self.libcall)(name);
+        // libgcc keeps only AAPCS64's callee-saved registers: under a custom `csr:` set
+        // the prologue saves the others this function must preserve.
+        self.note_callee(&custom_cc::standard_callee_saved());
         let mut b = B::default();
         for &(v, p) in args {
             b.fixed_use(v, p);
