@@ -651,3 +651,27 @@ _Static_assert(sizeof b == 24, "D keeps its size");
         1,
     );
 }
+
+/// A K&R definition's parameter declarations see the parameters declared before them
+/// (a VLA bound may use one); a parameter declared twice is refused; one declared only
+/// after its use is still undeclared there.
+#[test]
+fn knr_parameter_declarations_in_scope_in_order() {
+    check(
+        r#"int kr(n, m) int n; int m[][n]; { return m[1][0]; }
+int twice(n) int n; int n; { return n; }
+int late(m, k) int m[][k]; int k; { return k; }
+"#,
+        r#"t.c:2:25: error: redefinition of parameter 'n'
+    2 | int twice(n) int n; int n; { return n; }
+      |                         ^
+t.c:2:18: note: previous definition of 'n' with type 'int'
+    2 | int twice(n) int n; int n; { return n; }
+      |                  ^
+t.c:3:24: error: 'k' undeclared here (not in a function)
+    3 | int late(m, k) int m[][k]; int k; { return k; }
+      |                        ^
+"#,
+        2,
+    );
+}

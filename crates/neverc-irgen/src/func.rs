@@ -143,6 +143,7 @@ impl<'a> Gen<'a> {
             asm_label,
             body,
             end,
+            kr_decls,
             ..
         } = &ast.decl(d).kind
         else {
@@ -296,6 +297,14 @@ impl<'a> Gen<'a> {
         {
             for p in ps {
                 self.eval_declarator_sizes(&p.decl);
+            }
+        }
+        // A K&R definition's: in its declaration list's order (`int n; int m[][n];`).
+        for &kd in kr_decls {
+            if let DeclKind::Vars { list, .. } = &ast.decl(kd).kind {
+                for id in list {
+                    self.eval_declarator_sizes(&id.decl);
+                }
             }
         }
         self.stmt(*body);

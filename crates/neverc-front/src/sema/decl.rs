@@ -2158,8 +2158,12 @@ impl<'a> Sema<'a> {
         if sp.ty == TypeSpec::None && c99 {
             self.permerror(sp.loc, 1, "return type defaults to 'int'", "implicit-int");
         }
-        // K&R parameter declarations.
+        // K&R parameter declarations. Each declared parameter is in scope for the
+        // declarations after it (C17 6.9.1p9's parameters, as gcc has them), so a later
+        // one's array bound can use it: `int f(n, m) int n; int m[][n]; {...}`. The bound
+        // names the parameter's prototype-scope stand-in, which irgen maps to the body's.
         let mut kr_types: Vec<(Symbol, TypeId, Loc)> = Vec::new();
+        self.push_scope();
         for &kd in kr_decls {
             if let DeclKind::Vars { specs, list } = &ast.decl(kd).kind {
                 let b = self.specs_type(*specs, false);
@@ -2168,10 +2172,30 @@ impl<'a> Sema<'a> {
                     let t = self.adjust_param(t);
                     if let Some(n) = id.decl.name {
                         kr_types.push((n, t, id.decl.loc));
+                        if params.iter().any(|p| p.name == Some(n)) {
+                            if let Some(prev) = self.lookup_current(n) {
+                                let pn = self.name(n);
+                                let msg = format!("redefinition of parameter '{pn}'");
+                                self.error(id.decl.loc, self.sym_len(n), msg);
+                                self.previous_note(prev);
+                            }
+                            self.bind(Ordinary {
+                                name: n,
+                                ty: t,
+                                loc: id.decl.loc,
+                                kind: OrdKind::Object {
+                                    linkage: Linkage::None,
+                                    is_static: false,
+                                    defined: true,
+                                    implicit: false,
+                                },
+                            });
+                        }
                     }
                 }
             }
         }
+        self.pop_scope();
         for p in params.iter_mut() {
             if p.ty == TypeId::ERROR {
                 if let Some(n) = p.name {
