@@ -9,6 +9,10 @@ pub struct FunctionBuilder {
     /// Blocks in use: `func.blocks` beyond this are emptied blocks of an earlier function
     /// (see [`new_in`](Self::new_in)), reused by `new_block` and dropped by `finish`.
     nblocks: usize,
+    /// Reuse a block's `slot_addr` of a slot (see [`slot_addr`](Self::slot_addr)).
+    pub share_slot_addrs: bool,
+    /// Per slot, the block and value of its latest `slot_addr`.
+    slot_addrs: Vec<(Block, Value)>,
 }
 
 impl FunctionBuilder {
@@ -34,6 +38,8 @@ impl FunctionBuilder {
             func,
             cur: Block(0),
             nblocks: 1,
+            share_slot_addrs: false,
+            slot_addrs: Vec::new(),
         }
     }
 
@@ -65,6 +71,8 @@ impl FunctionBuilder {
             func: storage,
             cur: Block(0),
             nblocks: 1,
+            share_slot_addrs: false,
+            slot_addrs: Vec::new(),
         }
     }
 
@@ -196,8 +204,27 @@ impl FunctionBuilder {
             None,
         );
     }
+    /// The address of slot `s`. With `share_slot_addrs`, the value an earlier `slot_addr`
+    /// of the current block gave, if any: irgen asks for a local's address at every
+    /// access, and the back ends rematerialise it at each use anyway, so at -O0 the code
+    /// is the same with fewer instructions (not at -O1, whose inlining budgets count
+    /// instructions).
     pub fn slot_addr(&mut self, s: Slot) -> Value {
-        self.val(Op::SlotAddr(s), Type::Ptr)
+        if !self.share_slot_addrs {
+            return self.val(Op::SlotAddr(s), Type::Ptr);
+        }
+        if let Some(&(b, v)) = self.slot_addrs.get(s.index()) {
+            if b == self.cur {
+                return v;
+            }
+        }
+        let v = self.val(Op::SlotAddr(s), Type::Ptr);
+        if self.slot_addrs.len() <= s.index() {
+            self.slot_addrs
+                .resize(s.index() + 1, (Block(u32::MAX), Value(u32::MAX)));
+        }
+        self.slot_addrs[s.index()] = (self.cur, v);
+        v
     }
     pub fn sym_addr(&mut self, sym: Sym, offset: i64) -> Value {
         self.val(Op::SymAddr { sym, offset }, Type::Ptr)

@@ -62,6 +62,9 @@ pub struct Options {
     pub warn_return_type: bool,
     /// The command line's custom calling convention policy (`-fcallconv-*`).
     pub callconv: neverc_abi::callconv::Policy,
+    /// One `slot_addr` per slot and block (`FunctionBuilder::share_slot_addrs`): for -O0,
+    /// where it saves instructions and changes no code.
+    pub share_slot_addrs: bool,
 }
 
 /// Generates the module of one translation unit.
