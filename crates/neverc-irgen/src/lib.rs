@@ -538,11 +538,19 @@ impl<'a> Gen<'a> {
 
     /// Size and alignment of a complete type. Remembered per type: the front end lays a
     /// type out anew at each question, and sema is done with every type by now.
+    #[inline]
     pub fn size_align(&self, ty: TypeId) -> (u64, u32) {
-        let i = ty.0 as usize;
-        if let Some(Some(sa)) = self.size_cache.borrow().get(i) {
+        if let Some(Some(sa)) = self.size_cache.borrow().get(ty.0 as usize) {
             return *sa;
         }
+        self.size_align_miss(ty)
+    }
+
+    /// Out of line, so that the cache hit above inlines without this path's frame.
+    #[cold]
+    #[inline(never)]
+    fn size_align_miss(&self, ty: TypeId) -> (u64, u32) {
+        let i = ty.0 as usize;
         let sa = self.t.types.size_align(ty).unwrap_or((0, 1));
         let mut cache = self.size_cache.borrow_mut();
         if cache.len() <= i {

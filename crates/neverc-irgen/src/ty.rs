@@ -21,11 +21,19 @@ pub struct MemberAt {
 impl<'a> Gen<'a> {
     /// The machine type of a scalar C type (None for aggregates, void, functions).
     /// Remembered per type (asked for at every conversion).
+    #[inline]
     pub fn ir_type(&self, ty: TypeId) -> Option<Type> {
-        let i = ty.0 as usize;
-        if let Some(Some(t)) = self.ir_type_cache.borrow().get(i) {
+        if let Some(Some(t)) = self.ir_type_cache.borrow().get(ty.0 as usize) {
             return *t;
         }
+        self.ir_type_miss(ty)
+    }
+
+    /// Out of line, so that the cache hit above inlines without this path's frame.
+    #[cold]
+    #[inline(never)]
+    fn ir_type_miss(&self, ty: TypeId) -> Option<Type> {
+        let i = ty.0 as usize;
         let t = self.ir_type_uncached(ty);
         let mut cache = self.ir_type_cache.borrow_mut();
         if cache.len() <= i {
