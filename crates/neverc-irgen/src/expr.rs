@@ -3075,6 +3075,19 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Float `x` stored in a fresh slot, and the byte holding its sign bit: the slot's
+    /// address, the byte's offset and its value (through memory, so every float format,
+    /// x87 and binary128 too, is handled alike).
+    fn float_in_memory_top_byte(&mut self, x: Value) -> (Value, i32, Value) {
+        let t = self.b().func.value_type(x);
+        let slot = self.b().add_slot(16, 16);
+        let a = self.b().slot_addr(slot);
+        self.b().store(x, a, 0, MemFlags::aligned(16));
+        let top = t.bytes() as i32 - 1;
+        let byte = self.b().load(Type::I8, a, top, MemFlags::aligned(1));
+        (a, top, byte)
+    }
+
     /// Builtins with a library function of the same meaning, or a short inline form.
     fn libcall_builtin(&mut self, e: ExprId, name: &str, args: &[ExprId]) -> Rv {
         let ty = self.expr_type(e);
@@ -3113,12 +3126,7 @@ impl<'a> Gen<'a> {
                     self.b().binary(BinaryOp::Or, a, b)
                 };
                 let sign = {
-                    // The sign bit through memory (works for every float format).
-                    let slot = self.b().add_slot(16, 16);
-                    let a = self.b().slot_addr(slot);
-                    self.b().store(x, a, 0, MemFlags::aligned(16));
-                    let top = t.bytes() as i32 - 1;
-                    let byte = self.b().load(Type::I8, a, top, MemFlags::aligned(1));
+                    let (_, _, byte) = self.float_in_memory_top_byte(x);
                     let m = self.b().iconst(Type::I8, 0x80);
                     let s = self.b().binary(BinaryOp::And, byte, m);
                     let z = self.b().iconst(Type::I8, 0);
@@ -3217,12 +3225,8 @@ impl<'a> Gen<'a> {
                 let x = self.scalar_as(args[0], ft);
                 let t = self.ir_type(ft).unwrap();
                 // Clear the sign bit (a compare and negate would keep -0.0 and a negative
-                // NaN negative): through memory, which works for every float format.
-                let slot = self.b().add_slot(16, 16);
-                let a = self.b().slot_addr(slot);
-                self.b().store(x, a, 0, MemFlags::aligned(16));
-                let top = t.bytes() as i32 - 1;
-                let byte = self.b().load(Type::I8, a, top, MemFlags::aligned(1));
+                // NaN negative).
+                let (a, top, byte) = self.float_in_memory_top_byte(x);
                 let m = self.b().iconst(Type::I8, 0x7f);
                 let byte = self.b().binary(BinaryOp::And, byte, m);
                 self.b().store(byte, a, top, MemFlags::aligned(1));
