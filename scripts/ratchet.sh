@@ -3,7 +3,8 @@
 #
 # usage: scripts/ratchet.sh [--update]
 #
-# Runs ../shared/tools/run-corpus.sh torture with target/release/neverc (built here) and
+# Runs ../shared/tools/run-corpus.sh torture with neverc built here (cargo build --release,
+# so in $CARGO_TARGET_DIR/release when that is set, else target/release) and
 # compares the passing tests with tests/torture-baseline.txt (one test name a line).
 # Fails when a test listed there no longer passes. With --update, rewrites the baseline
 # to what passes now (do that in the change that makes more tests pass).
@@ -17,9 +18,11 @@ if [ ! -x "$RUNNER_SCRIPT" ] && [ ! -f "$RUNNER_SCRIPT" ]; then
   exit 0
 fi
 cargo build --release -q -p neverc || exit 1
+NEVERC=${CARGO_TARGET_DIR:-target}/release/neverc
+[ -x "$NEVERC" ] || { echo "ratchet: no $NEVERC after the build"; exit 1; }
 out=$(mktemp)
 trap 'rm -f "$out"' EXIT
-VERBOSE=1 bash "$RUNNER_SCRIPT" torture "target/release/neverc" >"$out" 2>&1
+VERBOSE=1 bash "$RUNNER_SCRIPT" torture "$NEVERC" >"$out" 2>&1
 summary=$(tail -n 1 "$out")
 grep '^PASS ' "$out" | sed 's/^PASS //' | LC_ALL=C sort >"$out.pass"
 if [ "${1:-}" = "--update" ]; then
