@@ -51,6 +51,9 @@ mod sysv;
 pub mod types;
 mod win64;
 
+/// System V x86-64's callee-saved registers, by DWARF number.
+pub use sysv::CALLEE_SAVED as SYSV_CALLEE_SAVED;
+
 pub use layout::{c11_alignof, layout, record_layout, FieldLayout, Layout, RecordLayout};
 /// The target database and register schemas the plans refer to (`neverc-target`).
 pub use neverc_target as target;

@@ -339,9 +339,11 @@ pub(crate) fn plan(b: &mut Builder, sig: &Signature) {
         b.arg_reg(sig.params.len(), 0, 1, 1, RAX, Flags::VA_COUNT);
     }
     b.stack = round(stack, 8);
-    // §3.2.1: %rbx, %rbp, %r12-%r15 belong to the caller.
-    b.callee_saved = vec![3, 6, 12, 13, 14, 15];
+    b.callee_saved = CALLEE_SAVED.to_vec();
 }
+
+/// §3.2.1: %rbx, %rbp and %r12-%r15 belong to the caller (DWARF numbers).
+pub const CALLEE_SAVED: [u16; 6] = [3, 6, 12, 13, 14, 15];
 
 /// Walks the eightbytes of a register-class value, joining SSE+SSEUP into one 16-byte
 /// piece, and calls `f(offset, size, class)` per register.

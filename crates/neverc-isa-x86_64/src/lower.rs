@@ -366,7 +366,7 @@ pub fn lower_function(
             .plan
             .callee_saved
             .iter()
-            .filter(|r| ![3, 6, 12, 13, 14, 15].contains(*r))
+            .filter(|r| !neverc_abi::SYSV_CALLEE_SAVED.contains(*r))
             .filter_map(|&r| dwarf_to_preg(r))
             .collect(),
     };

@@ -49,13 +49,12 @@ use neverc_target::Arch;
 // x86-64 register numbers (DWARF, as in `neverc_target::registers`).
 const RAX: u16 = 0;
 const RDX: u16 = 1;
-const RBX: u16 = 3;
 const RDI: u16 = 5;
 const RBP: u16 = 6;
 const RSP: u16 = 7;
 const XMM0: u16 = 17;
 const ST0: u16 = 33;
-pub(super) const STD_CSR: [u16; 6] = [RBX, RBP, 12, 13, 14, 15];
+pub(super) const STD_CSR: [u16; 6] = crate::SYSV_CALLEE_SAVED;
 
 /// The x86-64 registers and System V's pieces, for the shared walk.
 pub(super) static ISA: Isa = Isa {

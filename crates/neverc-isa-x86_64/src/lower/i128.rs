@@ -308,9 +308,9 @@ impl<'a> Lower<'a> {
             sym,
             kind: RelocKind::Plt32,
         });
-        // libgcc keeps only the System V callee-saved registers (rbx, rbp, r12-r15; by
-        // DWARF number): under a custom `csr:` set the prologue saves the others.
-        self.save_csr_not_kept_by(&[3, 6, 12, 13, 14, 15]);
+        // libgcc keeps only the System V callee-saved registers: under a custom `csr:`
+        // set the prologue saves the others.
+        self.save_csr_not_kept_by(&neverc_abi::SYSV_CALLEE_SAVED);
         let mut clobbers = PRegSet::empty();
         for p in gpr_allocatable().into_iter().chain(xmm_allocatable()) {
             let hw = p.hw_enc() as u8;
