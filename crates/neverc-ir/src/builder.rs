@@ -9,11 +9,25 @@ pub struct FunctionBuilder {
     /// Blocks in use: `func.blocks` beyond this are emptied blocks of an earlier function
     /// (see [`new_in`](Self::new_in)), reused by `new_block` and dropped by `finish`.
     nblocks: usize,
-    /// Reuse a block's `slot_addr` of a slot (see [`slot_addr`](Self::slot_addr)).
-    pub share_slot_addrs: bool,
-    /// Per slot, the block and value of its latest `slot_addr`.
-    slot_addrs: Vec<(Block, Value)>,
+    /// Make each slot address and each small constant once per function, at the start of
+    /// the entry block (see [`slot_addr`](Self::slot_addr)).
+    pub share_constants: bool,
+    /// With `share_constants`: per slot, the value of its `slot_addr` (`NONE` before the
+    /// first).
+    slot_addrs: Vec<Value>,
+    /// With `share_constants`: constants made so far, direct-mapped by a hash of their
+    /// type and bits (a collision only makes a constant twice).
+    consts: Box<[Value; CONST_CACHE]>,
+    /// With `share_constants`: the instructions `finish` puts at the start of the entry
+    /// block, in order.
+    hoisted: Vec<Inst>,
 }
+
+/// No value (an empty entry of [`FunctionBuilder`]'s tables).
+const NONE: Value = Value(u32::MAX);
+
+/// Entries of the constant cache (a power of two).
+const CONST_CACHE: usize = 256;
 
 impl FunctionBuilder {
     /// A function with an empty entry block (block 0).
@@ -38,8 +52,10 @@ impl FunctionBuilder {
             func,
             cur: Block(0),
             nblocks: 1,
-            share_slot_addrs: false,
+            share_constants: false,
             slot_addrs: Vec::new(),
+            consts: Box::new([NONE; CONST_CACHE]),
+            hoisted: Vec::new(),
         }
     }
 
@@ -71,8 +87,10 @@ impl FunctionBuilder {
             func: storage,
             cur: Block(0),
             nblocks: 1,
-            share_slot_addrs: false,
+            share_constants: false,
             slot_addrs: Vec::new(),
+            consts: Box::new([NONE; CONST_CACHE]),
+            hoisted: Vec::new(),
         }
     }
 
@@ -85,6 +103,10 @@ impl FunctionBuilder {
 
     pub fn finish(mut self) -> Function {
         self.func.blocks.truncate(self.nblocks);
+        if !self.hoisted.is_empty() {
+            let entry = &mut self.func.blocks[0].insts;
+            entry.splice(0..0, self.hoisted.iter().copied());
+        }
         self.func
     }
 
@@ -139,26 +161,86 @@ impl FunctionBuilder {
         result
     }
 
+    /// Takes back the instruction defining `v` when it is the latest instruction and value
+    /// made, and the last of the current block (so that nothing uses `v` yet); says
+    /// whether it did. For irgen, which learns only after making a value that its caller
+    /// wants another one.
+    pub fn take_back(&mut self, v: Value) -> bool {
+        let f = &mut self.func;
+        if v.index() + 1 != f.values.len() {
+            return false;
+        }
+        let ValueDef::Result(inst, 0) = f.values[v.index()].def else {
+            return false;
+        };
+        let block = &mut f.blocks[self.cur.index()].insts;
+        if inst.index() + 1 != f.insts.len() || block.last() != Some(&inst) {
+            return false;
+        }
+        block.pop();
+        f.insts.pop();
+        f.values.pop();
+        true
+    }
+
     fn val(&mut self, op: Op, ty: Type) -> Value {
         self.push(op, Some(ty)).unwrap()
     }
 
+    /// Appends `op`, with a result of type `ty`, to the instructions `finish` puts at the
+    /// start of the entry block.
+    fn hoist(&mut self, op: Op, ty: Type) -> Value {
+        let inst = Inst(self.func.insts.len() as u32);
+        let v = self.new_value(ty, ValueDef::Result(inst, 0));
+        self.func.insts.push(InstData {
+            op,
+            result: Some(v),
+        });
+        self.hoisted.push(inst);
+        v
+    }
+
+    /// A constant; with `share_constants`, the one made before of the same type and bits
+    /// (if the back ends rematerialise constants of its type at each use).
+    fn constant(&mut self, op: Op, ty: Type, bits: u128) -> Value {
+        let remat = matches!(ty, Type::I8 | Type::I16 | Type::I32 | Type::I64 | Type::Ptr)
+            || matches!(ty, Type::F16 | Type::F32 | Type::F64);
+        if !self.share_constants || !remat {
+            return self.val(op, ty);
+        }
+        let h = (bits as u64 ^ (bits >> 64) as u64 ^ ty as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let at = (h >> 56) as usize % CONST_CACHE;
+        let v = self.consts[at];
+        if v != NONE {
+            if let ValueDef::Result(i, 0) = self.func.values[v.index()].def {
+                if self.func.insts[i.index()].op == op {
+                    return v;
+                }
+            }
+        }
+        let v = self.hoist(op, ty);
+        self.consts[at] = v;
+        v
+    }
+
     pub fn iconst(&mut self, ty: Type, imm: i128) -> Value {
-        self.val(
+        self.constant(
             Op::Iconst {
                 ty,
                 imm: imm.into(),
             },
             ty,
+            imm as u128,
         )
     }
     pub fn fconst(&mut self, ty: Type, bits: u128) -> Value {
-        self.val(
+        self.constant(
             Op::Fconst {
                 ty,
                 bits: bits.into(),
             },
             ty,
+            bits,
         )
     }
     pub fn unary(&mut self, op: UnaryOp, arg: Value) -> Value {
@@ -204,26 +286,25 @@ impl FunctionBuilder {
             None,
         );
     }
-    /// The address of slot `s`. With `share_slot_addrs`, the value an earlier `slot_addr`
-    /// of the current block gave, if any: irgen asks for a local's address at every
-    /// access, and the back ends rematerialise it at each use anyway, so at -O0 the code
-    /// is the same with fewer instructions (not at -O1, whose inlining budgets count
-    /// instructions).
+    /// The address of slot `s`. With `share_constants`, one value per slot, made at the
+    /// start of the entry block (which dominates every use): irgen asks for a local's
+    /// address at every access, and the back ends rematerialise it (and constants) at
+    /// each use anyway, so at -O0 the code is the same with fewer instructions (not at
+    /// -O1, whose inlining budgets count instructions).
     pub fn slot_addr(&mut self, s: Slot) -> Value {
-        if !self.share_slot_addrs {
+        if !self.share_constants {
             return self.val(Op::SlotAddr(s), Type::Ptr);
         }
-        if let Some(&(b, v)) = self.slot_addrs.get(s.index()) {
-            if b == self.cur {
+        if let Some(&v) = self.slot_addrs.get(s.index()) {
+            if v != NONE {
                 return v;
             }
         }
-        let v = self.val(Op::SlotAddr(s), Type::Ptr);
+        let v = self.hoist(Op::SlotAddr(s), Type::Ptr);
         if self.slot_addrs.len() <= s.index() {
-            self.slot_addrs
-                .resize(s.index() + 1, (Block(u32::MAX), Value(u32::MAX)));
+            self.slot_addrs.resize(s.index() + 1, NONE);
         }
-        self.slot_addrs[s.index()] = (self.cur, v);
+        self.slot_addrs[s.index()] = v;
         v
     }
     pub fn sym_addr(&mut self, sym: Sym, offset: i64) -> Value {

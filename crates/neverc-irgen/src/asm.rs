@@ -120,7 +120,7 @@ impl<'a> Gen<'a> {
                 operands.push(AsmOperand {
                     constraint: c.letters,
                     name,
-                    role: AsmRole::Memory(lv.addr),
+                    role: AsmRole::Memory(self.lv_addr(lv)),
                 });
                 continue;
             }
@@ -179,7 +179,8 @@ impl<'a> Gen<'a> {
                     self.refuse(loc, "an asm memory input that is not an lvalue");
                     return;
                 }
-                AsmRole::Memory(self.lvalue(op.expr).addr)
+                let lv = self.lvalue(op.expr);
+                AsmRole::Memory(self.lv_addr(lv))
             } else {
                 if self.asm_value_type(loc, op.expr).is_none() {
                     return;

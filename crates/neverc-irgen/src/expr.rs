@@ -19,7 +19,11 @@ pub enum Rv {
 /// An lvalue: an address, and for a bit-field its place in the bytes there.
 #[derive(Clone, Copy, Debug)]
 pub struct Lv {
-    pub addr: Value,
+    /// The address is `base` plus `off` bytes: a member's constant offset is kept apart,
+    /// for the loads and stores of the lvalue to take in their offset field
+    /// ([`Gen::lv_addr`] adds it when the address itself is wanted).
+    pub base: Value,
+    pub off: i32,
     /// (bit offset from `addr`, width) of a bit-field.
     pub bits: Option<(u32, u32)>,
     pub ty: TypeId,
@@ -39,7 +43,7 @@ impl<'a> Gen<'a> {
         match self.t.types.kind(ty) {
             Kind::Array(..) | Kind::Func(_) => {
                 let lv = self.lvalue(e);
-                Rv::Scalar(lv.addr)
+                Rv::Scalar(self.lv_addr(lv))
             }
             _ => self.rvalue_inner(e),
         }
@@ -426,9 +430,10 @@ impl<'a> Gen<'a> {
             return v;
         }
         let signed = self.is_signed(from);
+        let constant = self.const_bits(v);
         // Float constants convert at compile time, saturating as gcc's folding does.
-        if let Some(Op::Fconst { bits, .. }) = self.def_op(v) {
-            if let Some(f) = crate::consts::fconst_value(ft, bits.get()) {
+        if let Some((true, bits)) = constant {
+            if let Some(f) = crate::consts::fconst_value(ft, bits) {
                 if tt.is_float() {
                     return self.float_const(tt, f);
                 }
@@ -451,10 +456,11 @@ impl<'a> Gen<'a> {
             }
         }
         // Integer constants convert to floats at compile time (rounded once).
-        if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
+        if let Some((false, imm)) = constant {
+            let imm = imm as i128;
             if ft.is_int() && tt.is_float() && ft != Type::Ptr && ft.bytes() <= 8 {
                 let bits = ft.bytes() * 8;
-                let u = (imm.get() as u128) & ((1u128 << bits) - 1);
+                let u = (imm as u128) & ((1u128 << bits) - 1);
                 let x = if signed && (u >> (bits - 1)) & 1 == 1 {
                     u as i128 - (1i128 << bits)
                 } else {
@@ -480,7 +486,8 @@ impl<'a> Gen<'a> {
             }
         }
         // Integer constants convert at compile time.
-        if let Some(Op::Iconst { imm, .. }) = self.def_op(v) {
+        if let Some((false, imm)) = constant {
+            let imm = imm as i128;
             if ft.is_int() && tt.is_int() {
                 let bits = ft.bytes() * 8;
                 let m = if bits >= 128 {
@@ -488,7 +495,7 @@ impl<'a> Gen<'a> {
                 } else {
                     (1i128 << bits) - 1
                 };
-                let u = imm.get() & m;
+                let u = imm & m;
                 let x = if signed && bits < 128 && (u >> (bits - 1)) & 1 == 1 {
                     u - (1i128 << bits)
                 } else {
@@ -600,15 +607,20 @@ impl<'a> Gen<'a> {
         self.runtime_sized(p).then_some(p)
     }
 
-    /// The instruction defining `v`, if any; not a call or an asm statement (whose copies
-    /// would allocate, and which nothing here looks into).
-    fn def_op(&mut self, v: Value) -> Option<Op> {
+    /// The instruction defining `v`, if an instruction does.
+    fn def_op(&mut self, v: Value) -> Option<&Op> {
         let f = &self.b().func;
         match f.values[v.index()].def {
-            ValueDef::Result(i, 0) => match &f.insts[i.index()].op {
-                Op::Call(_) | Op::InlineAsm(_) => None,
-                op => Some(op.clone()),
-            },
+            ValueDef::Result(i, 0) => Some(&f.insts[i.index()].op),
+            _ => None,
+        }
+    }
+
+    /// The bits of `v` when a constant defines it, and whether that is a float constant.
+    fn const_bits(&mut self, v: Value) -> Option<(bool, u128)> {
+        match self.def_op(v)? {
+            Op::Iconst { imm, .. } => Some((false, imm.get() as u128)),
+            Op::Fconst { bits, .. } => Some((true, bits.get())),
             _ => None,
         }
     }
@@ -616,7 +628,7 @@ impl<'a> Gen<'a> {
     /// `v != 0` as an i8.
     pub fn truth(&mut self, v: Value) -> Value {
         // A comparison widened to int: its i8 already is the truth value.
-        if let Some(Op::Conv {
+        if let Some(&Op::Conv {
             op: ConvOp::Zext,
             arg,
             ..
@@ -636,14 +648,38 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// `truth(v)` of a value nothing else will use (a condition): a comparison's widening
+    /// to `int` made just before is taken back rather than left dead.
+    pub fn cond_truth(&mut self, v: Value) -> Value {
+        let f = &self.b().func;
+        if let ValueDef::Result(i, 0) = f.values[v.index()].def {
+            if let Op::Conv {
+                op: ConvOp::Zext,
+                arg,
+                ..
+            } = f.insts[i.index()].op
+            {
+                if let ValueDef::Result(ci, 0) = f.values[arg.index()].def {
+                    if matches!(f.insts[ci.index()].op, Op::Icmp { .. } | Op::Fcmp { .. })
+                        && self.b().take_back(v)
+                    {
+                        return arg;
+                    }
+                }
+            }
+        }
+        self.truth(v)
+    }
+
     /// The lvalue an expression designates.
     pub fn lvalue(&mut self, e: ExprId) -> Lv {
         let ex = self.ex(e);
         self.cur_loc = ex.loc;
         let ty = self.expr_type(e);
         let volatile = self.t.types.quals(ty) & VOLATILE != 0;
-        let plain = |addr| Lv {
-            addr,
+        let plain = |base| Lv {
+            base,
+            off: 0,
             bits: None,
             ty,
             volatile,
@@ -695,8 +731,9 @@ impl<'a> Gen<'a> {
                 let vt = self.expr_type(*a);
                 let (el, _) = self.vector_parts(vt);
                 let pt = self.t.types.pointer(el);
-                let addr = self.ptr_add(base.addr, pt, iv, it, false);
+                let addr = self.ptr_add(base.base, pt, iv, it, false);
                 let mut lv = plain(addr);
+                lv.off = base.off;
                 lv.volatile |= base.volatile;
                 lv
             }
@@ -709,11 +746,19 @@ impl<'a> Gen<'a> {
                     (*i, *a)
                 };
                 let pt = self.decayed_type(pe);
-                let p = self.scalar(pe);
+                // An array's constant offset (a member array) stays apart: (a + off) + i
+                // is (a + i) + off.
+                let (p, off) = if matches!(self.t.types.kind(self.expr_type(pe)), Kind::Array(..)) {
+                    let lv = self.lvalue(pe);
+                    (lv.base, lv.off)
+                } else {
+                    (self.scalar(pe), 0)
+                };
                 let it = self.expr_type(ie);
                 let iv = self.scalar(ie);
                 let addr = self.ptr_add(p, pt, iv, it, false);
                 let mut lv = plain(addr);
+                lv.off = off;
                 lv.volatile |= self
                     .t
                     .types
@@ -723,21 +768,16 @@ impl<'a> Gen<'a> {
                 lv
             }
             ExprKind::Member { base, name, arrow } => {
-                let (addr, rty, bvol) = if *arrow {
+                let (addr, off, rty, bvol) = if *arrow {
                     let pt = self.decayed_type(*base);
                     let p = self.scalar(*base);
                     let rt = self.t.types.pointee(pt).unwrap_or(pt);
                     let v = self.t.types.quals(rt) & VOLATILE != 0;
-                    (p, rt, v)
+                    (p, 0, rt, v)
                 } else {
                     let bt = self.expr_type(*base);
-                    match self.rvalue_or_lvalue_addr(*base) {
-                        Some((a, v)) => (a, bt, v),
-                        None => {
-                            let z = self.b().iconst(Type::Ptr, 0);
-                            (z, bt, false)
-                        }
-                    }
+                    let lv = self.lvalue(*base);
+                    (lv.base, lv.off, bt, lv.volatile)
                 };
                 let Some(m) = self.member(rty, *name) else {
                     let what = if self.t.types.size_align(rty).is_none() {
@@ -748,9 +788,14 @@ impl<'a> Gen<'a> {
                     self.refuse(ex.loc, what);
                     return plain(addr);
                 };
-                let addr = self.add_offset(addr, m.offset as i64);
+                // Offsets beyond 2 GiB are added to the address.
+                let (addr, off) = match i32::try_from(off as i64 + m.offset as i64) {
+                    Ok(off) => (addr, off),
+                    Err(_) => (self.add_offset(addr, off as i64 + m.offset as i64), 0),
+                };
                 Lv {
-                    addr,
+                    base: addr,
+                    off,
                     bits: m.bits,
                     ty,
                     volatile: volatile || bvol,
@@ -818,17 +863,19 @@ impl<'a> Gen<'a> {
             ExprKind::Unary(UnOp::Real | UnOp::Imag, x) => {
                 let lv = self.lvalue(*x);
                 let is_imag = matches!(ex.kind, ExprKind::Unary(UnOp::Imag, _));
-                if matches!(self.t.types.kind(self.expr_type(*x)), Kind::Complex(_)) {
+                let mut part = plain(lv.base);
+                part.off = lv.off;
+                if matches!(self.t.types.kind(self.expr_type(*x)), Kind::Complex(_)) && is_imag {
                     let (sz, _) = self.size_align(ty);
-                    let a = if is_imag {
-                        self.add_offset(lv.addr, sz as i64)
-                    } else {
-                        lv.addr
-                    };
-                    plain(a)
-                } else {
-                    plain(lv.addr)
+                    match i32::try_from(lv.off as i64 + sz as i64) {
+                        Ok(off) => part.off = off,
+                        Err(_) => {
+                            part.base = self.add_offset(lv.base, lv.off as i64 + sz as i64);
+                            part.off = 0;
+                        }
+                    }
                 }
+                part
             }
             ExprKind::ChooseExpr(c, a, b) => {
                 let pick = self.const_int(*c).unwrap_or(0) != 0;
@@ -842,10 +889,9 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// The address of an aggregate operand (member access on an rvalue struct).
-    fn rvalue_or_lvalue_addr(&mut self, e: ExprId) -> Option<(Value, bool)> {
-        let lv = self.lvalue(e);
-        Some((lv.addr, lv.volatile))
+    /// The address an lvalue designates.
+    pub fn lv_addr(&mut self, lv: Lv) -> Value {
+        self.add_offset(lv.base, lv.off as i64)
     }
 
     pub fn add_offset(&mut self, a: Value, off: i64) -> Value {
@@ -945,7 +991,7 @@ impl<'a> Gen<'a> {
             if matches!(self.t.types.kind(lv.ty), Kind::Void) {
                 return Rv::Void;
             }
-            return Rv::Agg(lv.addr);
+            return Rv::Agg(self.lv_addr(lv));
         };
         let (_, align) = self.size_align(lv.ty);
         let flags = MemFlags {
@@ -954,7 +1000,8 @@ impl<'a> Gen<'a> {
         };
         if let Some((off, width)) = lv.bits {
             return Rv::Scalar(self.load_bits(
-                lv.addr,
+                lv.base,
+                lv.off,
                 off,
                 width,
                 t,
@@ -962,7 +1009,7 @@ impl<'a> Gen<'a> {
                 flags,
             ));
         }
-        Rv::Scalar(self.b().load(t, lv.addr, 0, flags))
+        Rv::Scalar(self.b().load(t, lv.base, lv.off, flags))
     }
 
     /// Writes `v` (already of the lvalue's type) to an lvalue; gives the value stored.
@@ -976,25 +1023,27 @@ impl<'a> Gen<'a> {
             Rv::Scalar(x) => {
                 if let Some((off, width)) = lv.bits {
                     let t = self.b().func.value_type(x);
-                    self.store_bits(lv.addr, off, width, x, flags);
+                    self.store_bits(lv.base, lv.off, off, width, x, flags);
                     // The value of the assignment is the stored, truncated value.
-                    let r = self.load_bits(lv.addr, off, width, t, self.is_signed(lv.ty), flags);
+                    let signed = self.is_signed(lv.ty);
+                    let r = self.load_bits(lv.base, lv.off, off, width, t, signed, flags);
                     return Rv::Scalar(r);
                 }
-                self.b().store(x, lv.addr, 0, flags);
+                self.b().store(x, lv.base, lv.off, flags);
                 v
             }
             Rv::Agg(src) => {
+                let dst = self.lv_addr(lv);
                 self.b().push(
                     Op::Copy {
-                        dst: lv.addr,
+                        dst,
                         src,
                         size,
                         align,
                     },
                     None,
                 );
-                Rv::Agg(lv.addr)
+                Rv::Agg(dst)
             }
             Rv::Void => v,
         }
@@ -1011,9 +1060,12 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// Reads the bit-field at bits `off..off + width` of the bytes at `addr` plus `at`.
+    #[allow(clippy::too_many_arguments)]
     fn load_bits(
         &mut self,
         addr: Value,
+        at: i32,
         off: u32,
         width: u32,
         t: Type,
@@ -1022,10 +1074,10 @@ impl<'a> Gen<'a> {
     ) -> Value {
         if off + width > 64 {
             // Straddles 9 bytes (packed): read the two halves byte-aligned.
-            return self.load_bits_wide(addr, off, width, t, signed, flags);
+            return self.load_bits_wide(addr, at, off, width, t, signed, flags);
         }
         let w = Self::bit_window(off, width);
-        let word = self.b().load(w, addr, 0, MemFlags { align: 1, ..flags });
+        let word = self.b().load(w, addr, at, MemFlags { align: 1, ..flags });
         let word = if w != Type::I64 {
             self.b().conv(ConvOp::Zext, word, Type::I64)
         } else {
@@ -1056,9 +1108,11 @@ impl<'a> Gen<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn load_bits_wide(
         &mut self,
         addr: Value,
+        at: i32,
         off: u32,
         width: u32,
         t: Type,
@@ -1070,9 +1124,12 @@ impl<'a> Gen<'a> {
         let last = (off + width - 1) / 8;
         let mut acc = self.b().iconst(Type::I64, 0);
         for (k, byte) in (first..=last).enumerate() {
-            let b = self
-                .b()
-                .load(Type::I8, addr, byte as i32, MemFlags { align: 1, ..flags });
+            let b = self.b().load(
+                Type::I8,
+                addr,
+                at + byte as i32,
+                MemFlags { align: 1, ..flags },
+            );
             let b = self.b().conv(ConvOp::Zext, b, Type::I64);
             let sh = (k as i64) * 8 - (off % 8) as i64;
             let part = if sh >= 0 {
@@ -1100,7 +1157,17 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn store_bits(&mut self, addr: Value, off: u32, width: u32, v: Value, flags: MemFlags) {
+    /// Writes `v` to the bit-field at bits `off..off + width` of the bytes at `addr` plus
+    /// `at`.
+    fn store_bits(
+        &mut self,
+        addr: Value,
+        at: i32,
+        off: u32,
+        width: u32,
+        v: Value,
+        flags: MemFlags,
+    ) {
         let vt = self.b().func.value_type(v);
         let v64 = if vt.bytes() < 8 {
             self.b().conv(ConvOp::Zext, v, Type::I64)
@@ -1131,14 +1198,17 @@ impl<'a> Gen<'a> {
                 let nb = self.b().conv(ConvOp::Trunc, shifted, Type::I8);
                 let m = self.b().iconst(Type::I8, mask as i128);
                 let nb = self.b().binary(BinaryOp::And, nb, m);
-                let old =
-                    self.b()
-                        .load(Type::I8, addr, byte as i32, MemFlags { align: 1, ..flags });
+                let old = self.b().load(
+                    Type::I8,
+                    addr,
+                    at + byte as i32,
+                    MemFlags { align: 1, ..flags },
+                );
                 let nm = self.b().iconst(Type::I8, !mask as i128);
                 let keep = self.b().binary(BinaryOp::And, old, nm);
                 let new = self.b().binary(BinaryOp::Or, keep, nb);
                 self.b()
-                    .store(new, addr, byte as i32, MemFlags { align: 1, ..flags });
+                    .store(new, addr, at + byte as i32, MemFlags { align: 1, ..flags });
             }
             return;
         }
@@ -1148,7 +1218,7 @@ impl<'a> Gen<'a> {
         } else {
             ((1u64 << width) - 1) << off
         };
-        let old = self.b().load(w, addr, 0, MemFlags { align: 1, ..flags });
+        let old = self.b().load(w, addr, at, MemFlags { align: 1, ..flags });
         let old64 = if w != Type::I64 {
             self.b().conv(ConvOp::Zext, old, Type::I64)
         } else {
@@ -1166,7 +1236,8 @@ impl<'a> Gen<'a> {
         } else {
             new
         };
-        self.b().store(new, addr, 0, MemFlags { align: 1, ..flags });
+        self.b()
+            .store(new, addr, at, MemFlags { align: 1, ..flags });
     }
 
     /// An integer constant expression's value, if sema evaluated it or it is a literal.
@@ -1235,7 +1306,7 @@ impl<'a> Gen<'a> {
             }
             ExprKind::Str(_) => {
                 let lv = self.lvalue(e);
-                Rv::Scalar(lv.addr)
+                Rv::Scalar(self.lv_addr(lv))
             }
             ExprKind::Unary(op, x) => {
                 let r = self.unary(e, *op, *x);
@@ -1577,7 +1648,7 @@ impl<'a> Gen<'a> {
             }
             UnOp::Not => {
                 let v = self.scalar(x);
-                let t = self.truth(v);
+                let t = self.cond_truth(v);
                 let one = self.b().iconst(Type::I8, 1);
                 let n = self.b().binary(BinaryOp::Xor, t, one);
                 Rv::Scalar(self.b().conv(ConvOp::Zext, n, Type::I32))
@@ -1595,7 +1666,7 @@ impl<'a> Gen<'a> {
                     return Rv::Scalar(self.scalar(x));
                 }
                 let lv = self.lvalue(x);
-                Rv::Scalar(lv.addr)
+                Rv::Scalar(self.lv_addr(lv))
             }
             UnOp::PreInc | UnOp::PreDec | UnOp::PostInc | UnOp::PostDec => {
                 let lv = self.lvalue(x);
@@ -1662,7 +1733,7 @@ impl<'a> Gen<'a> {
                 let done = self.b().new_block();
                 let r = self.b().add_param(done, Type::I8);
                 let av = self.scalar(a);
-                let at = self.truth(av);
+                let at = self.cond_truth(av);
                 let short = self
                     .b()
                     .iconst(Type::I8, if op == BinOp::And { 0 } else { 1 });
@@ -1685,7 +1756,7 @@ impl<'a> Gen<'a> {
                 );
                 self.b().switch_to(rhs);
                 let bv = self.scalar(b);
-                let bt = self.truth(bv);
+                let bt = self.cond_truth(bv);
                 self.b().jump(done, vec![bt]);
                 self.b().switch_to(done);
                 Rv::Scalar(self.b().conv(ConvOp::Zext, r, Type::I32))
@@ -1941,7 +2012,12 @@ impl<'a> Gen<'a> {
         let res = param_ty.map(|t| self.b().add_param(done, t));
         let cv = self.scalar(c);
         let ct = self.decayed_type(c);
-        let cond = self.truth(cv);
+        // `c ?: b` gives `c` itself: its value stays.
+        let cond = if a.is_some() {
+            self.cond_truth(cv)
+        } else {
+            self.truth(cv)
+        };
         self.b().branch(cond, tb, fb);
         // Each arm converted to the result type (aggregates by address).
         let arm = |g: &mut Self, blk: Block, x: Option<ExprId>| {
@@ -3345,7 +3421,10 @@ impl<'a> Gen<'a> {
         let t = self.expr_type(e);
         match self.t.types.kind(t) {
             Kind::Array(..) | Kind::Pointer(_) => self.scalar(e),
-            _ => self.lvalue(e).addr,
+            _ => {
+                let lv = self.lvalue(e);
+                self.lv_addr(lv)
+            }
         }
     }
 

@@ -237,7 +237,7 @@ impl<'a> Gen<'a> {
             None => FunctionBuilder::new(sym, plan.clone(), func.variadic),
         };
         b.reserve(self.inst_hint);
-        b.share_slot_addrs = self.opts.share_slot_addrs;
+        b.share_constants = self.opts.share_constants;
         if let Some(&a) = self.t.func_align.get(&o) {
             b.func.align = a.max(16).next_power_of_two();
         }

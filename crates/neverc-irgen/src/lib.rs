@@ -62,9 +62,10 @@ pub struct Options {
     pub warn_return_type: bool,
     /// The command line's custom calling convention policy (`-fcallconv-*`).
     pub callconv: neverc_abi::callconv::Policy,
-    /// One `slot_addr` per slot and block (`FunctionBuilder::share_slot_addrs`): for -O0,
-    /// where it saves instructions and changes no code.
-    pub share_slot_addrs: bool,
+    /// One `slot_addr` per slot and one instruction per constant in a function, at its
+    /// entry (`FunctionBuilder::share_constants`): for -O0, where it saves instructions
+    /// and changes no code.
+    pub share_constants: bool,
 }
 
 /// Generates the module of one translation unit.

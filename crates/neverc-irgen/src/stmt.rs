@@ -425,7 +425,7 @@ impl<'a> Gen<'a> {
             self.scalar_as(c, b)
         } else {
             let v = self.scalar(c);
-            self.truth(v)
+            self.cond_truth(v)
         };
         self.b().branch(cond, t, f);
     }
@@ -748,7 +748,8 @@ impl<'a> Gen<'a> {
                     return;
                 }
                 let lv = crate::expr::Lv {
-                    addr,
+                    base: addr,
+                    off: 0,
                     bits: None,
                     ty,
                     volatile: false,
@@ -769,20 +770,25 @@ impl<'a> Gen<'a> {
                 let mut items = Vec::new();
                 crate::consts::flatten_init(self, ty, init, 0, &mut items);
                 for it in items {
-                    let a = self.add_offset(addr, it.offset as i64);
+                    // The item's offset goes into its stores' offset fields.
+                    let (base, off) = match i32::try_from(it.offset) {
+                        Ok(off) => (addr, off),
+                        Err(_) => (self.add_offset(addr, it.offset as i64), 0),
+                    };
                     match it.what {
                         crate::consts::Leaf::Expr(e) => {
                             if let Some(bits) = it.bits {
                                 let v = self.scalar_as(e, it.ty);
                                 let lv = crate::expr::Lv {
-                                    addr: a,
+                                    base,
+                                    off,
                                     bits: Some(bits),
                                     ty: it.ty,
                                     volatile: false,
                                 };
                                 self.store(lv, Rv::Scalar(v));
                             } else {
-                                self.init_local_expr(a, it.ty, e);
+                                self.init_local_expr(base, off, it.ty, e);
                             }
                         }
                     }
@@ -791,9 +797,17 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn init_local_expr(&mut self, a: Value, ty: TypeId, e: neverc_front::parse::ast::ExprId) {
+    /// Initialises the object of type `ty` at `base` plus `off` with expression `e`.
+    fn init_local_expr(
+        &mut self,
+        base: Value,
+        off: i32,
+        ty: TypeId,
+        e: neverc_front::parse::ast::ExprId,
+    ) {
         let lv = crate::expr::Lv {
-            addr: a,
+            base,
+            off,
             bits: None,
             ty,
             volatile: false,
@@ -806,6 +820,7 @@ impl<'a> Gen<'a> {
             let n = (bytes.len() as u64).min(size);
             if n > 0 {
                 let src = self.string_lit(*i);
+                let a = self.lv_addr(lv);
                 self.b().push(
                     Op::Copy {
                         dst: a,

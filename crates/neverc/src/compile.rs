@@ -319,7 +319,7 @@ fn compile_one(
         gnu89_inline: opts.gnu89_inline || opts.std.version == 0,
         callconv,
         warn_return_type: opts.warnings.wants("return-type", &["all"]),
-        share_slot_addrs: opts.opt_level == OptLevel::O0,
+        share_constants: opts.opt_level == OptLevel::O0,
     };
     let be_opts = backend_options(opts);
     let dump_ir = opts.fflags.iter().any(|f| f == "dump-ir");
