@@ -17,6 +17,17 @@ pub const PUNCTUATORS: &[&str] = &[
     ";", "=", ",", "#",
 ];
 
+/// The length of each punctuator, by index in [`PUNCTUATORS`].
+const PUNCT_LEN: [u8; PUNCTUATORS.len()] = {
+    let mut t = [0; PUNCTUATORS.len()];
+    let mut i = 0;
+    while i < t.len() {
+        t[i] = PUNCTUATORS[i].len() as u8;
+        i += 1;
+    }
+    t
+};
+
 /// The symbol of a punctuator's spelling (they are interned first, in [`PUNCTUATORS`] order).
 pub const fn punct_sym(index: usize) -> Symbol {
     Symbol(1 + index as u32)
@@ -259,13 +270,18 @@ impl Lexer {
     }
 
     /// Reads the next token.
+    ///
+    /// The common tokens (an ASCII identifier, a punctuator, a number) and blanks are taken
+    /// here directly; everything else goes the general way of [`Lexer::lex_token`].
     pub fn next(&mut self, interner: &mut Interner) -> Token {
         let mut fl = 0u8;
         if self.at_bol {
             fl |= flags::BOL;
         }
         loop {
-            let Some(&b) = self.text.get(self.pos) else {
+            let text = &*self.text;
+            let mut start = self.pos;
+            let Some(&(mut b)) = text.get(start) else {
                 let kind = if self.in_directive {
                     TokKind::Eod
                 } else {
@@ -276,52 +292,154 @@ impl Lexer {
                 t.flags = fl;
                 return t;
             };
+            if b == b' ' {
+                // One space between tokens, the commonest blank, without a turn of the loop
+                // (a longer run is taken below).
+                fl |= flags::PREV_WHITE;
+                start += 1;
+                self.pos = start;
+                match text.get(start) {
+                    Some(&c) => b = c,
+                    None => continue,
+                }
+            }
+            // The next byte, or 0 (a punctuator's second byte, say).
+            let at = |i: usize| text.get(i).copied().unwrap_or(0);
+            // A punctuator: `PUNCTUATORS[i]` at `start`.
+            let punct = |lx: &mut Lexer, i: usize| {
+                lx.pos = start + PUNCT_LEN[i] as usize;
+                lx.angle_header = false;
+                lx.at_bol = false;
+                lx.token(TokKind::Punct, punct_sym(i), start, fl)
+            };
             match b {
+                b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
+                    let end = ident_end(text, start + 1);
+                    // A `$`, a UCN or a UTF-8 byte may continue the identifier, and a quote
+                    // may make it a literal's prefix: the general path decides those.
+                    if matches!(text.get(end), Some(b'$' | b'\\' | b'"' | b'\'' | 0x80..)) {
+                        return self.lex_token(fl, interner);
+                    }
+                    self.pos = end;
+                    self.at_bol = false;
+                    let sym = interner.intern_in(text, start, end);
+                    return self.token(TokKind::Ident, sym, start, fl);
+                }
                 b' ' | b'\t' | b'\x0b' | b'\x0c' => {
                     // A run of blanks (indentation) at once.
-                    self.pos += 1;
-                    while matches!(self.text.get(self.pos), Some(b' ' | b'\t')) {
-                        self.pos += 1;
+                    let mut p = start + 1;
+                    while matches!(text.get(p), Some(b' ' | b'\t')) {
+                        p += 1;
                     }
-                    fl |= flags::PREV_WHITE;
-                }
-                b'\0' => {
-                    if !self.skipping {
-                        self.diag(false, self.pos, 1, "null character(s) ignored".into());
-                    }
-                    while self.at(self.pos) == 0 && self.pos < self.text.len() {
-                        self.pos += 1;
-                    }
+                    self.pos = p;
                     fl |= flags::PREV_WHITE;
                 }
                 b'\n' => {
                     if self.in_directive {
                         // The directive ends here; the next line is ordinary text again.
-                        let t = Token::new(TokKind::Eod, Symbol(0), self.loc(self.pos));
-                        self.pos += 1;
+                        let t = Token::new(TokKind::Eod, Symbol(0), self.loc(start));
+                        self.pos = start + 1;
                         self.at_bol = true;
                         self.in_directive = false;
                         return t;
                     }
-                    self.pos += 1;
+                    self.pos = start + 1;
                     fl = flags::BOL;
                     self.at_bol = true;
                 }
-                b'/' if self.at(self.pos + 1) == b'*' => {
-                    let start = self.pos;
+                b'0'..=b'9' => {
+                    self.lex_number();
+                    return self.finish(TokKind::Number, start, fl, interner);
+                }
+                b'/' if at(start + 1) == b'*' => {
                     self.skip_block_comment();
                     if self.opts.keep_comments && !self.in_directive {
                         return self.finish(TokKind::Comment, start, fl, interner);
                     }
                     fl |= flags::PREV_WHITE;
                 }
-                b'/' if self.at(self.pos + 1) == b'/' && self.opts.line_comments => {
-                    let start = self.pos;
-                    let end = memchr(b'\n', &self.text[self.pos..])
-                        .map_or(self.text.len(), |e| self.pos + e);
-                    self.pos = end;
+                b'/' if at(start + 1) == b'/' && self.opts.line_comments => {
+                    self.pos = memchr(b'\n', &text[start..]).map_or(text.len(), |e| start + e);
                     if self.opts.keep_comments && !self.in_directive {
                         return self.finish(TokKind::Comment, start, fl, interner);
+                    }
+                    fl |= flags::PREV_WHITE;
+                }
+                // The punctuators, longest match first (as `punct_at` finds them).
+                b'(' => return punct(self, 31),
+                b')' => return punct(self, 32),
+                b';' => return punct(self, 50),
+                b',' => return punct(self, 52),
+                b'{' => return punct(self, 33),
+                b'}' => return punct(self, 34),
+                b'[' => return punct(self, 29),
+                b']' => return punct(self, 30),
+                b'?' => return punct(self, 48),
+                b'~' => return punct(self, 40),
+                b'=' => return punct(self, if at(start + 1) == b'=' { 11 } else { 51 }),
+                b'!' => return punct(self, if at(start + 1) == b'=' { 12 } else { 41 }),
+                b'*' => return punct(self, if at(start + 1) == b'=' { 15 } else { 37 }),
+                b'/' => return punct(self, if at(start + 1) == b'=' { 16 } else { 42 }),
+                b'^' => return punct(self, if at(start + 1) == b'=' { 21 } else { 46 }),
+                b'#' => return punct(self, if at(start + 1) == b'#' { 23 } else { 53 }),
+                b':' => return punct(self, if at(start + 1) == b'>' { 25 } else { 49 }),
+                b'-' => {
+                    let i = match at(start + 1) {
+                        b'>' => 4,
+                        b'-' => 6,
+                        b'=' => 19,
+                        _ => 39,
+                    };
+                    return punct(self, i);
+                }
+                b'+' => {
+                    let i = match at(start + 1) {
+                        b'+' => 5,
+                        b'=' => 18,
+                        _ => 38,
+                    };
+                    return punct(self, i);
+                }
+                b'&' => {
+                    let i = match at(start + 1) {
+                        b'&' => 13,
+                        b'=' => 20,
+                        _ => 36,
+                    };
+                    return punct(self, i);
+                }
+                b'|' => {
+                    let i = match at(start + 1) {
+                        b'|' => 14,
+                        b'=' => 22,
+                        _ => 47,
+                    };
+                    return punct(self, i);
+                }
+                b'>' => {
+                    let i = match at(start + 1) {
+                        b'>' if at(start + 2) == b'=' => 3,
+                        b'>' => 8,
+                        b'=' => 10,
+                        _ => 45,
+                    };
+                    return punct(self, i);
+                }
+                // `.5` is a number; `<` may start a header name: the general path.
+                b'.' | b'<' | b'%' => {
+                    let number = b == b'.' && at(start + 1).is_ascii_digit();
+                    let header = b == b'<' && self.angle_header;
+                    match punct_at(&text[start..]) {
+                        Some(i) if !number && !header => return punct(self, i),
+                        _ => return self.lex_token(fl, interner),
+                    }
+                }
+                b'\0' => {
+                    if !self.skipping {
+                        self.diag(false, start, 1, "null character(s) ignored".into());
+                    }
+                    while self.at(self.pos) == 0 && self.pos < self.text.len() {
+                        self.pos += 1;
                     }
                     fl |= flags::PREV_WHITE;
                 }
@@ -330,9 +448,21 @@ impl Lexer {
         }
     }
 
+    /// A token spelled at `start`.
+    #[inline]
+    fn token(&self, kind: TokKind, sym: Symbol, start: usize, fl: u8) -> Token {
+        Token {
+            kind,
+            flags: fl,
+            sym,
+            loc: self.loc(start),
+            expansion: 0,
+        }
+    }
+
     fn finish(&mut self, kind: TokKind, start: usize, fl: u8, interner: &mut Interner) -> Token {
         self.at_bol = false;
-        let sym = interner.intern(&self.text[start..self.pos]);
+        let sym = interner.intern_in(&self.text, start, self.pos);
         let mut t = Token::new(kind, sym, self.loc(start));
         t.flags = fl;
         t
@@ -447,31 +577,30 @@ impl Lexer {
         non_ascii
     }
 
-    /// pp-number (C17 6.4.8): digits, identifier characters, `.`, and `e+ e- E+ E- p+ p- P+
-    /// P-`; in C2x also `'` between digits or letters.
+    /// pp-number (C17 6.4.8): digits, identifier characters, `.`, and `e+ e- E+ E- p+ p-
+    /// P+ P-`; in C2x also `'` between digits or letters.
     fn lex_number(&mut self) {
-        self.pos += 1;
+        let text = &*self.text;
+        let mut pos = self.pos + 1;
         loop {
-            let c = self.at(self.pos);
-            let signed_exponent = (c == b'+' || c == b'-')
-                && matches!(self.text[self.pos - 1], b'e' | b'E' | b'p' | b'P');
-            if signed_exponent
-                || c.is_ascii_alphanumeric()
-                || c == b'_'
-                || c == b'.'
-                || (c >= 0x80 && self.pos < self.text.len())
+            // The common bytes (digits, ASCII letters, `_`, `.`) by table.
+            pos = match text[pos..]
+                .iter()
+                .position(|&c| !PP_NUMBER_ASCII[c as usize])
             {
-                self.pos += 1;
-            } else if c == b'\'' && self.opts.c2x && self.at(self.pos + 1).is_ascii_alphanumeric() {
-                self.pos += 2;
-            } else if c == b'\\' && self.ucn_len(self.pos) > 0 {
-                self.pos += self.ucn_len(self.pos);
-            } else if c == b'$' && self.opts.dollars {
-                self.pos += 1;
-            } else {
-                break;
+                Some(i) => pos + i,
+                None => text.len(),
+            };
+            match text.get(pos).copied().unwrap_or(0) {
+                b'+' | b'-' if matches!(text[pos - 1], b'e' | b'E' | b'p' | b'P') => pos += 1,
+                0x80.. => pos += 1,
+                b'\'' if self.opts.c2x && self.at(pos + 1).is_ascii_alphanumeric() => pos += 2,
+                b'\\' if self.ucn_len(pos) > 0 => pos += self.ucn_len(pos),
+                b'$' if self.opts.dollars => pos += 1,
+                _ => break,
             }
         }
+        self.pos = pos;
     }
 
     /// A string literal or character constant whose quote is at `self.pos`.
@@ -520,42 +649,97 @@ static IDENT_ASCII: [bool; 256] = {
     t
 };
 
+/// Bytes that continue a pp-number without a look around: ASCII letters, digits, `_`, `.`.
+static PP_NUMBER_ASCII: [bool; 256] = {
+    let mut t = IDENT_ASCII;
+    t[b'.' as usize] = true;
+    t
+};
+
+/// Where the run of ASCII identifier bytes (letters, digits, `_`) from `from` ends.
+#[inline]
+fn ident_end(text: &[u8], from: usize) -> usize {
+    match text[from..].iter().position(|&c| !IDENT_ASCII[c as usize]) {
+        Some(i) => from + i,
+        None => text.len(),
+    }
+}
+
 /// The index in [`PUNCTUATORS`] of the longest punctuator at the start of `rest`, if any.
-/// The candidates for each first byte are listed longest first, in table order.
 #[inline]
 fn punct_at(rest: &[u8]) -> Option<usize> {
-    let candidates: &[u8] = match rest.first()? {
-        b'%' => &[0, 17, 27, 28, 43],
-        b'.' => &[1, 35],
-        b'<' => &[2, 7, 9, 24, 26, 44],
-        b'>' => &[3, 8, 10, 45],
-        b'-' => &[4, 6, 19, 39],
-        b'+' => &[5, 18, 38],
-        b'=' => &[11, 51],
-        b'!' => &[12, 41],
-        b'&' => &[13, 20, 36],
-        b'|' => &[14, 22, 47],
-        b'*' => &[15, 37],
-        b'/' => &[16, 42],
-        b'^' => &[21, 46],
-        b'#' => &[23, 53],
-        b':' => &[25, 49],
-        b'[' => &[29],
-        b']' => &[30],
-        b'(' => &[31],
-        b')' => &[32],
-        b'{' => &[33],
-        b'}' => &[34],
-        b'~' => &[40],
-        b'?' => &[48],
-        b';' => &[50],
-        b',' => &[52],
+    let at = |i: usize| rest.get(i).copied().unwrap_or(0);
+    let next = at(1);
+    Some(match *rest.first()? {
+        b'[' => 29,
+        b']' => 30,
+        b'(' => 31,
+        b')' => 32,
+        b'{' => 33,
+        b'}' => 34,
+        b'~' => 40,
+        b'?' => 48,
+        b';' => 50,
+        b',' => 52,
+        b'-' => match next {
+            b'>' => 4,
+            b'-' => 6,
+            b'=' => 19,
+            _ => 39,
+        },
+        b'+' => match next {
+            b'+' => 5,
+            b'=' => 18,
+            _ => 38,
+        },
+        b'&' => match next {
+            b'&' => 13,
+            b'=' => 20,
+            _ => 36,
+        },
+        b'|' => match next {
+            b'|' => 14,
+            b'=' => 22,
+            _ => 47,
+        },
+        b'=' if next == b'=' => 11,
+        b'=' => 51,
+        b'!' if next == b'=' => 12,
+        b'!' => 41,
+        b'*' if next == b'=' => 15,
+        b'*' => 37,
+        b'/' if next == b'=' => 16,
+        b'/' => 42,
+        b'^' if next == b'=' => 21,
+        b'^' => 46,
+        b'#' if next == b'#' => 23,
+        b'#' => 53,
+        b':' if next == b'>' => 25,
+        b':' => 49,
+        b'.' if next == b'.' && at(2) == b'.' => 1,
+        b'.' => 35,
+        b'<' => match next {
+            b'<' if at(2) == b'=' => 2,
+            b'<' => 7,
+            b'=' => 9,
+            b':' => 24,
+            b'%' => 26,
+            _ => 44,
+        },
+        b'>' => match next {
+            b'>' if at(2) == b'=' => 3,
+            b'>' => 8,
+            b'=' => 10,
+            _ => 45,
+        },
+        b'%' => match next {
+            b':' if at(2) == b'%' && at(3) == b':' => 0,
+            b':' => 28,
+            b'=' => 17,
+            b'>' => 27,
+            _ => 43,
+        },
         _ => return None,
-    };
-    candidates.iter().map(|&i| i as usize).find(|&i| {
-        let p = PUNCTUATORS[i].as_bytes();
-        // At most four bytes: compared in place (a slice comparison calls memcmp).
-        p.len() <= rest.len() && p[1..].iter().zip(&rest[1..]).all(|(a, b)| a == b)
     })
 }
 
@@ -714,7 +898,7 @@ mod tests {
     }
 
     #[test]
-    fn punct_at_finds_the_longest_like_a_scan_of_the_table() {
+    fn punctuators_are_the_longest_match_like_a_scan_of_the_table() {
         // The reference: the first entry of the table (longest first) that matches.
         let scan = |rest: &[u8]| {
             PUNCTUATORS
@@ -722,6 +906,8 @@ mod tests {
                 .position(|p| rest.starts_with(p.as_bytes()))
         };
         let alphabet = b"%.<>-+=!&|*/^#:[](){}~?;,a";
+        let mut interner = Interner::new();
+        intern_punctuators(&mut interner);
         let mut buf = Vec::new();
         for &a in alphabet {
             for &b in alphabet {
@@ -730,7 +916,32 @@ mod tests {
                         buf.clear();
                         buf.extend_from_slice(&[a, b, c, d]);
                         for n in 1..=4 {
-                            assert_eq!(punct_at(&buf[..n]), scan(&buf[..n]), "{:?}", &buf[..n]);
+                            let want = scan(&buf[..n]);
+                            assert_eq!(punct_at(&buf[..n]), want, "{:?}", &buf[..n]);
+                            // `next` takes punctuators its own way: the same ones, also
+                            // after a blank and at the very end of the text.
+                            let comment = buf[0] == b'/' && matches!(buf[1], b'*' | b'/');
+                            if let (Some(i), false) = (want, comment) {
+                                for lead in [&b""[..], b" "] {
+                                    let text: Vec<u8> = [lead, &buf[..n]].concat();
+                                    let mut lx =
+                                        Lexer::new(FileId(1), text.into(), LexOptions::default());
+                                    lx.at_bol = false;
+                                    let t = lx.next(&mut interner);
+                                    assert_eq!(
+                                        (t.kind, t.sym, t.loc.offset as usize, t.flags),
+                                        (
+                                            TokKind::Punct,
+                                            punct_sym(i),
+                                            lead.len(),
+                                            lead.len() as u8
+                                        ),
+                                        "{:?}",
+                                        &buf[..n]
+                                    );
+                                    assert_eq!(lx.pos(), lead.len() + PUNCTUATORS[i].len());
+                                }
+                            }
                         }
                     }
                 }

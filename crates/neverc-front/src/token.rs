@@ -42,68 +42,115 @@ pub type FxHashSet<K> = std::collections::HashSet<K, FxBuild>;
 ///
 /// All spellings live end to end in one byte buffer (no allocation per symbol); the lookup
 /// table is open-addressed and holds symbol ids with their hashes, so a probe compares a
-/// hash before it compares bytes.
+/// hash before it compares bytes. Spellings of at most eight bytes, most of them, are
+/// hashed and compared as one word.
 pub struct Interner {
-    /// The spellings, end to end.
+    /// The spellings, end to end, then eight zero bytes (so a word can be read at the start
+    /// of any spelling).
     bytes: Vec<u8>,
-    /// `ends[i]`: where symbol `i`'s spelling ends in `bytes` (it starts at `ends[i - 1]`).
-    ends: Vec<u32>,
+    /// Symbol `i`'s spelling is `bytes[bounds[i]..bounds[i + 1]]` (`bounds[0]` is 0, so no
+    /// symbol needs a special case).
+    bounds: Vec<u32>,
     /// Slots: `(hash, symbol + 1)`, `(_, 0)` when empty. Length a power of two.
     table: Vec<(u32, u32)>,
 }
 
 impl Default for Interner {
     fn default() -> Self {
+        let mut bytes = Vec::with_capacity(1 << 16);
+        bytes.extend_from_slice(&[0; 8]);
+        let mut bounds = Vec::with_capacity(1 << 12);
+        bounds.push(0);
         Interner {
-            bytes: Vec::with_capacity(1 << 16),
-            ends: Vec::with_capacity(1 << 12),
+            bytes,
+            bounds,
             table: vec![(0, 0); 1 << 13],
         }
     }
 }
 
-/// The hash of a spelling (FxHash-like, a word at a time).
+/// `s[i..i + 8]` as a little-endian word.
 #[inline]
-fn spelling_hash(s: &[u8]) -> u32 {
-    const K: u64 = 0x517c_c1b7_2722_0a95;
-    let mut h = s.len() as u64;
-    let mut chunks = s.chunks_exact(8);
-    for c in &mut chunks {
-        h = (h.rotate_left(5) ^ u64::from_le_bytes(c.try_into().unwrap())).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        // The tail as a little-endian word, built in place (a copy into a buffer would
-        // call memcpy for these few bytes).
-        let mut w = 0u64;
-        for (i, &b) in rest.iter().enumerate() {
-            w |= (b as u64) << (8 * i);
-        }
-        h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-    }
-    (h >> 32) as u32
+fn word64(s: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(s[i..i + 8].try_into().unwrap())
 }
 
-/// `a == b`, without a call to memcmp for the short spellings that most are.
+/// `s[i..i + 4]` as a little-endian word.
 #[inline]
-fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+fn word32(s: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes(s[i..i + 4].try_into().unwrap())
+}
+
+/// `SHORT_MASK[n]` keeps the low `n` bytes of a word.
+const SHORT_MASK: [u64; 9] = {
+    let mut m = [0u64; 9];
+    let mut n = 1;
+    while n <= 8 {
+        m[n] = u64::MAX >> (64 - 8 * n);
+        n += 1;
+    }
+    m
+};
+
+/// The key of a spelling of at most eight bytes: its bytes as a little-endian word, zero
+/// above them. Read as at most two overlapping loads, not byte by byte.
+#[inline]
+fn short_key(s: &[u8]) -> u64 {
+    let n = s.len();
+    debug_assert!(n <= 8);
+    if n == 8 {
+        word64(s, 0)
+    } else if n >= 4 {
+        word32(s, 0) as u64 | (word32(s, n - 4) as u64) << (8 * (n - 4))
+    } else if n > 0 {
+        s[0] as u64 | (s[n / 2] as u64) << (8 * (n / 2)) | (s[n - 1] as u64) << (8 * (n - 1))
+    } else {
+        0
+    }
+}
+
+const K: u64 = 0x517c_c1b7_2722_0a95;
+
+/// One FxHash-like step.
+#[inline]
+fn mix(h: u64, w: u64) -> u64 {
+    (h.rotate_left(5) ^ w).wrapping_mul(K)
+}
+
+/// The hash of a spelling of `n <= 8` bytes with key `key`.
+#[inline]
+fn short_hash(n: usize, key: u64) -> u32 {
+    (mix(n as u64, key) >> 32) as u32
+}
+
+/// The hash of a spelling of more than eight bytes: whole words, the last one overlapping
+/// the one before.
+fn long_hash(s: &[u8]) -> u32 {
+    let n = s.len();
+    let mut h = n as u64;
+    let mut i = 0;
+    while i + 8 < n {
+        h = mix(h, word64(s, i));
+        i += 8;
+    }
+    (mix(h, word64(s, n - 8)) >> 32) as u32
+}
+
+/// `a == b` for spellings of more than eight bytes, a word at a time (no call to memcmp).
+#[inline]
+fn same_long(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    let n = a.len();
-    let word = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap());
-    if n >= 8 {
-        // Eight bytes at a time, the last word overlapping the one before.
-        let mut i = 0;
-        while i + 8 < n {
-            if word(a, i) != word(b, i) {
-                return false;
-            }
-            i += 8;
+    let mut i = 0;
+    while i + 8 < n {
+        if word64(a, i) != word64(b, i) {
+            return false;
         }
-        return word(a, n - 8) == word(b, n - 8);
+        i += 8;
     }
-    a.iter().zip(b).all(|(x, y)| x == y)
+    word64(a, n - 8) == word64(b, n - 8)
 }
 
 impl Interner {
@@ -113,33 +160,91 @@ impl Interner {
         i
     }
 
-    /// The slot where `s` (with hash `h`) is, or the empty slot where it would go.
+    /// The slot where `s` is, or the empty slot where it would go, with `s`'s hash.
     #[inline]
-    fn find(&self, s: &[u8], h: u32) -> usize {
+    fn find(&self, s: &[u8]) -> (usize, u32) {
+        let n = s.len();
+        if n <= 8 {
+            return self.find_short(n, short_key(s));
+        }
+        let h = long_hash(s);
         let mask = self.table.len() - 1;
         let mut i = h as usize & mask;
         loop {
             let (sh, id) = self.table[i];
-            if id == 0 || (sh == h && same_bytes(self.get(Symbol(id - 1)), s)) {
-                return i;
+            if id == 0 || (sh == h && same_long(self.get(Symbol(id - 1)), s)) {
+                return (i, h);
+            }
+            i = (i + 1) & mask;
+        }
+    }
+
+    /// [`Interner::find`] for a spelling of `n <= 8` bytes with key `key`: the spellings
+    /// are compared as words.
+    #[inline(always)]
+    fn find_short(&self, n: usize, key: u64) -> (usize, u32) {
+        let h = short_hash(n, key);
+        let mask = self.table.len() - 1;
+        let mut i = h as usize & mask;
+        loop {
+            let (sh, id) = self.table[i];
+            if id == 0 {
+                return (i, h);
+            }
+            if sh == h {
+                let start = self.bounds[id as usize - 1] as usize;
+                let end = self.bounds[id as usize] as usize;
+                if end - start == n && word64(&self.bytes, start) & SHORT_MASK[n] == key {
+                    return (i, h);
+                }
             }
             i = (i + 1) & mask;
         }
     }
 
     pub fn intern(&mut self, s: &[u8]) -> Symbol {
-        let h = spelling_hash(s);
-        let slot = self.find(s, h);
+        let (slot, h) = self.find(s);
+        self.symbol_at(slot, s, h)
+    }
+
+    /// Interns `text[start..end]`, reading it a word at a time where `text` goes on at
+    /// least eight bytes from `start` (the lexer's case: a token inside a file).
+    #[inline(always)]
+    pub fn intern_in(&mut self, text: &[u8], start: usize, end: usize) -> Symbol {
+        let n = end - start;
+        if n <= 8 {
+            if let Some(w) = text.get(start..start + 8) {
+                let key = u64::from_le_bytes(w.try_into().unwrap()) & SHORT_MASK[n];
+                let (slot, h) = self.find_short(n, key);
+                return self.symbol_at(slot, &text[start..end], h);
+            }
+        }
+        self.intern(&text[start..end])
+    }
+
+    /// The symbol in `slot` as `find` left it: `s`'s symbol, made if the slot is empty.
+    #[inline(always)]
+    fn symbol_at(&mut self, slot: usize, s: &[u8], h: u32) -> Symbol {
         let id = self.table[slot].1;
         if id != 0 {
             return Symbol(id - 1);
         }
-        let sym = Symbol(self.ends.len() as u32);
+        self.insert(s, h, slot)
+    }
+
+    /// Adds `s` (with hash `h`) as a new symbol in the empty slot `slot`.
+    #[inline(never)]
+    fn insert(&mut self, s: &[u8], h: u32, slot: usize) -> Symbol {
+        let sym = Symbol(self.len() as u32);
+        // The spelling replaces the padding, which goes after it again.
+        let end = self.bytes.len() - 8;
+        self.bytes.truncate(end);
         self.bytes.extend_from_slice(s);
-        self.ends.push(self.bytes.len() as u32);
+        self.bounds.push(self.bytes.len() as u32);
+        self.bytes.extend_from_slice(&[0; 8]);
         self.table[slot] = (h, sym.0 + 1);
         // Kept at most half full.
-        if self.ends.len() * 2 > self.table.len() {
+        if self.len() * 2 > self.table.len() {
             self.grow();
         }
         sym
@@ -163,21 +268,20 @@ impl Interner {
     #[inline]
     pub fn get(&self, sym: Symbol) -> &[u8] {
         let i = sym.0 as usize;
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.bytes[start..self.ends[i] as usize]
+        &self.bytes[self.bounds[i] as usize..self.bounds[i + 1] as usize]
     }
 
     /// How many symbols there are (the empty spelling included).
     pub fn len(&self) -> usize {
-        self.ends.len()
+        self.bounds.len() - 1
     }
 
     pub fn is_empty(&self) -> bool {
-        self.ends.is_empty()
+        self.len() == 0
     }
 
     pub fn lookup(&self, s: &[u8]) -> Option<Symbol> {
-        let id = self.table[self.find(s, spelling_hash(s))].1;
+        let id = self.table[self.find(s).0].1;
         (id != 0).then(|| Symbol(id - 1))
     }
 
@@ -256,5 +360,61 @@ impl Token {
     }
     pub fn is_punct(&self, interner: &Interner, s: &str) -> bool {
         self.kind == TokKind::Punct && interner.get(self.sym) == s.as_bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spellings of every length up to 20 (NUL bytes included, as a string literal may
+    /// hold them), differing in each single byte: each gets its own symbol, once.
+    #[test]
+    fn interning_finds_each_spelling_and_only_it() {
+        let mut spellings: Vec<Vec<u8>> = Vec::new();
+        for n in 0..=20usize {
+            let base: Vec<u8> = (0..n).map(|i| b'a' + (i % 26) as u8).collect();
+            spellings.push(base.clone());
+            for i in 0..n {
+                for b in [0u8, b'_', 0xff] {
+                    let mut v = base.clone();
+                    v[i] = b;
+                    spellings.push(v);
+                }
+            }
+        }
+        spellings.push(vec![0]);
+        spellings.push(vec![0, 0]);
+        // Enough to make the table grow.
+        spellings.extend((0..6000).map(|i| format!("name_{i}").into_bytes()));
+        let mut interner = Interner::new();
+        let mut want = std::collections::HashMap::new();
+        for s in &spellings {
+            let sym = interner.intern(s);
+            assert_eq!(*want.entry(s.clone()).or_insert(sym), sym, "{s:?}");
+            assert_eq!(interner.get(sym), &s[..]);
+        }
+        // The empty spelling is Symbol(0); the table has grown past its first size.
+        assert_eq!(want[&Vec::new()], Symbol(0));
+        assert!(interner.len() > 1 << 12);
+        assert_eq!(interner.len(), want.len());
+        for (s, &sym) in &want {
+            assert_eq!(interner.intern(s), sym);
+            assert_eq!(interner.lookup(s), Some(sym));
+        }
+        assert_eq!(interner.lookup(b"not interned"), None);
+        // `intern_in` reads words past the spelling's end: it must give the same symbols,
+        // with any bytes after the spelling and also at the very end of the text.
+        for (s, &sym) in &want {
+            let mut text = b"  ".to_vec();
+            text.extend_from_slice(s);
+            let end = text.len();
+            assert_eq!(interner.intern_in(&text, 2, end), sym, "{s:?}");
+            text.extend_from_slice(b"\xffxyz0123456789");
+            assert_eq!(interner.intern_in(&text, 2, end), sym, "{s:?}");
+        }
+        let fresh = interner.intern_in(b"new_one+", 0, 7);
+        assert_eq!(interner.get(fresh), b"new_one");
+        assert_eq!(interner.intern(b"new_one"), fresh);
     }
 }
