@@ -21,7 +21,16 @@ pub struct FunctionBuilder {
     /// With `share_constants`: the instructions `finish` puts at the start of the entry
     /// block, in order.
     hoisted: Vec<Inst>,
+    /// Give a load the value the current block last loaded from or stored to the same
+    /// place, when nothing that may write memory came between (see [`load`](Self::load)).
+    pub reuse_loads: bool,
+    /// With `reuse_loads`: (address, offset, type, value) of what the current block has
+    /// loaded or stored since the last instruction that may write memory, latest last.
+    known: Vec<(Value, i32, Type, Value)>,
 }
+
+/// Places [`FunctionBuilder`] remembers the contents of, at most.
+const KNOWN: usize = 16;
 
 /// No value (an empty entry of [`FunctionBuilder`]'s tables).
 const NONE: Value = Value(u32::MAX);
@@ -56,6 +65,8 @@ impl FunctionBuilder {
             slot_addrs: Vec::new(),
             consts: Box::new([NONE; CONST_CACHE]),
             hoisted: Vec::new(),
+            reuse_loads: false,
+            known: Vec::new(),
         }
     }
 
@@ -91,6 +102,8 @@ impl FunctionBuilder {
             slot_addrs: Vec::new(),
             consts: Box::new([NONE; CONST_CACHE]),
             hoisted: Vec::new(),
+            reuse_loads: false,
+            known: Vec::new(),
         }
     }
 
@@ -115,6 +128,7 @@ impl FunctionBuilder {
     }
     pub fn switch_to(&mut self, b: Block) {
         self.cur = b;
+        self.known.clear();
     }
     pub fn new_block(&mut self) -> Block {
         // A spare block is already empty (new_in).
@@ -155,6 +169,10 @@ impl FunctionBuilder {
     /// Appends `op`; `result` gives the type of its single result, if any.
     pub fn push(&mut self, op: Op, result: Option<Type>) -> Option<Value> {
         let inst = Inst(self.func.insts.len() as u32);
+        if !self.known.is_empty() && !op.is_pure() {
+            // It may write memory (or end the block).
+            self.known.clear();
+        }
         let result = result.map(|ty| self.new_value(ty, ValueDef::Result(inst, 0)));
         self.func.insts.push(InstData { op, result });
         self.func.blocks[self.cur.index()].insts.push(inst);
@@ -180,6 +198,7 @@ impl FunctionBuilder {
         block.pop();
         f.insts.pop();
         f.values.pop();
+        self.known.clear();
         true
     }
 
@@ -208,7 +227,8 @@ impl FunctionBuilder {
         if !self.share_constants || !remat {
             return self.val(op, ty);
         }
-        let h = (bits as u64 ^ (bits >> 64) as u64 ^ ty as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let h = (bits as u64 ^ (bits >> 64) as u64 ^ ((ty as u64) << 40))
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
         let at = (h >> 56) as usize % CONST_CACHE;
         let v = self.consts[at];
         if v != NONE {
@@ -264,8 +284,22 @@ impl FunctionBuilder {
         let ty = self.func.value_type(a);
         self.val(Op::Select { cond, a, b }, ty)
     }
+    /// A load. With `reuse_loads`, a non-volatile load of what the current block loaded
+    /// or stored before (same address value, offset and type, and no instruction that
+    /// may write memory since) is that value: irgen reads a variable at each mention of
+    /// it, and at -O0 each load is a machine instruction.
     pub fn load(&mut self, ty: Type, addr: Value, offset: i32, flags: MemFlags) -> Value {
-        self.val(
+        if self.reuse_loads && !flags.volatile {
+            if let Some(&(.., v)) = self
+                .known
+                .iter()
+                .rev()
+                .find(|k| k.0 == addr && k.1 == offset && k.2 == ty)
+            {
+                return v;
+            }
+        }
+        let v = self.val(
             Op::Load {
                 ty,
                 addr,
@@ -273,7 +307,11 @@ impl FunctionBuilder {
                 flags,
             },
             ty,
-        )
+        );
+        if self.reuse_loads && !flags.volatile {
+            self.remember(addr, offset, ty, v);
+        }
+        v
     }
     pub fn store(&mut self, value: Value, addr: Value, offset: i32, flags: MemFlags) {
         self.push(
@@ -285,6 +323,23 @@ impl FunctionBuilder {
             },
             None,
         );
+        // The store forgot every place (it may alias any); its own now holds `value`.
+        if self.reuse_loads && !flags.volatile {
+            let ty = self.func.value_type(value);
+            self.remember(addr, offset, ty, value);
+        }
+    }
+    /// Forgets what the current block's memory holds (with `reuse_loads`): for a caller
+    /// that moves the instructions it made elsewhere.
+    pub fn forget_memory(&mut self) {
+        self.known.clear();
+    }
+    /// With `reuse_loads`: the current block's place `addr + offset` holds `v` of `ty`.
+    fn remember(&mut self, addr: Value, offset: i32, ty: Type, v: Value) {
+        if self.known.len() == KNOWN {
+            self.known.remove(0);
+        }
+        self.known.push((addr, offset, ty, v));
     }
     /// The address of slot `s`. With `share_constants`, one value per slot, made at the
     /// start of the entry block (which dominates every use): irgen asks for a local's
@@ -339,6 +394,7 @@ impl FunctionBuilder {
         plan: PlanId,
         results: &[Type],
     ) -> Vec<Value> {
+        self.known.clear();
         let inst = Inst(self.func.insts.len() as u32);
         let res: Vec<Value> = results
             .iter()
@@ -363,6 +419,7 @@ impl FunctionBuilder {
     /// An inline-asm statement; `results` gives the types of its register outputs, whose
     /// values the builder creates (and returns) in order.
     pub fn inline_asm(&mut self, mut asm: InlineAsm, results: &[Type]) -> Vec<Value> {
+        self.known.clear();
         let inst = Inst(self.func.insts.len() as u32);
         let res: Vec<Value> = results
             .iter()

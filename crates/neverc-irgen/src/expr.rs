@@ -1880,7 +1880,7 @@ impl<'a> Gen<'a> {
                 _ if self.is_signed(ty) => BinaryOp::AShr,
                 _ => BinaryOp::LShr,
             };
-            return self.b().binary(bop, x, y);
+            return self.int_binary(bop, x, y);
         }
         let x = self.convert(av, at, ty);
         let y = self.convert(bv, bt, ty);
@@ -1906,7 +1906,50 @@ impl<'a> Gen<'a> {
             (BinOp::BitXor, _) => BinaryOp::Xor,
             _ => BinaryOp::Add,
         };
-        self.b().binary(bop, x, y)
+        self.int_binary(bop, x, y)
+    }
+
+    /// `x op y`, computed here when both are integer constants of at most 64 bits and
+    /// the operation is defined for them (no division by zero, no shift by the width or
+    /// more, no `MIN / -1`).
+    fn int_binary(&mut self, op: BinaryOp, x: Value, y: Value) -> Value {
+        let t = self.b().func.value_type(x);
+        let folded = match (self.const_bits(x), self.const_bits(y)) {
+            (Some((false, a)), Some((false, b)))
+                if matches!(t, Type::I8 | Type::I16 | Type::I32 | Type::I64)
+                    && self.b().func.value_type(y) == t =>
+            {
+                let bits = t.bytes() * 8;
+                let mask = u64::MAX >> (64 - bits);
+                let (ua, ub) = (a as u64 & mask, b as u64 & mask);
+                // The signed values, sign-extended from the type's width.
+                let sa = ((ua << (64 - bits)) as i64) >> (64 - bits);
+                let sb = ((ub << (64 - bits)) as i64) >> (64 - bits);
+                let min = i64::MIN >> (64 - bits);
+                match op {
+                    BinaryOp::Add => Some(ua.wrapping_add(ub)),
+                    BinaryOp::Sub => Some(ua.wrapping_sub(ub)),
+                    BinaryOp::Mul => Some(ua.wrapping_mul(ub)),
+                    BinaryOp::And => Some(ua & ub),
+                    BinaryOp::Or => Some(ua | ub),
+                    BinaryOp::Xor => Some(ua ^ ub),
+                    BinaryOp::Shl if ub < bits as u64 => Some(ua << ub),
+                    BinaryOp::LShr if ub < bits as u64 => Some(ua >> ub),
+                    BinaryOp::AShr if ub < bits as u64 => Some((sa >> ub) as u64),
+                    BinaryOp::UDiv if ub != 0 => Some(ua / ub),
+                    BinaryOp::URem if ub != 0 => Some(ua % ub),
+                    BinaryOp::SDiv if sb != 0 && !(sa == min && sb == -1) => Some((sa / sb) as u64),
+                    BinaryOp::SRem if sb != 0 && !(sa == min && sb == -1) => Some((sa % sb) as u64),
+                    _ => None,
+                }
+                .map(|r| r & mask)
+            }
+            _ => None,
+        };
+        match folded {
+            Some(r) => self.b().iconst(t, r as i128),
+            None => self.b().binary(op, x, y),
+        }
     }
 
     fn compare(

@@ -238,6 +238,7 @@ impl<'a> Gen<'a> {
         };
         b.reserve(self.inst_hint);
         b.share_constants = self.opts.share_constants;
+        b.reuse_loads = self.opts.reuse_loads;
         if let Some(&a) = self.t.func_align.get(&o) {
             b.func.align = a.max(16).next_power_of_two();
         }

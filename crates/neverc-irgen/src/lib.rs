@@ -66,6 +66,10 @@ pub struct Options {
     /// entry (`FunctionBuilder::share_constants`): for -O0, where it saves instructions
     /// and changes no code.
     pub share_constants: bool,
+    /// A load of what the same block loaded or stored before, with nothing that may write
+    /// memory between, is given that value (`FunctionBuilder::reuse_loads`): for -O0,
+    /// where each load is a machine instruction.
+    pub reuse_loads: bool,
 }
 
 /// Generates the module of one translation unit.

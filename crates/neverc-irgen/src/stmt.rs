@@ -435,9 +435,11 @@ impl<'a> Gen<'a> {
         let pt = self.t.types.promote(ct);
         let v = self.scalar_as(e, pt);
         let vt = self.b().func.value_type(v);
-        let dispatch = self.b().new_block();
+        // The dispatch ends the block that computed the value, once the body has given
+        // the cases: the block stays open meanwhile (no jump to a block of its own, and
+        // the value does not cross blocks).
+        let dispatch = self.b().current();
         let done = self.b().new_block();
-        self.b().jump(dispatch, vec![]);
         let first = self.b().new_block();
         self.b().switch_to(first);
         self.fs().switches.push(SwitchCtx::default());
@@ -668,6 +670,8 @@ impl<'a> Gen<'a> {
         let a = self.b().slot_addr(s);
         let z = self.b().iconst(Type::I64, 0);
         self.b().store(z, a, 0, MemFlags::aligned(8));
+        // The store runs at the entry, not here: what it stored is not known here.
+        self.b().forget_memory();
         let moved: Vec<Inst> = self.b().func.blocks[cur.index()].insts.split_off(n_before);
         let entry = &mut self.b().func.blocks[0].insts;
         for (k, i) in moved.into_iter().enumerate() {

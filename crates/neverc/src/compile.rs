@@ -320,6 +320,7 @@ fn compile_one(
         callconv,
         warn_return_type: opts.warnings.wants("return-type", &["all"]),
         share_constants: opts.opt_level == OptLevel::O0,
+        reuse_loads: opts.opt_level == OptLevel::O0,
     };
     let be_opts = backend_options(opts);
     let dump_ir = opts.fflags.iter().any(|f| f == "dump-ir");
