@@ -58,7 +58,7 @@ impl<'a> Gen<'a> {
         for t in &self.ast.tokens[s as usize..e as usize] {
             match t.kind {
                 T::Str => {
-                    let units = &self.ast.lits.strs[t.lit as usize].units;
+                    let units = &self.ast.lits.strs[t.lit() as usize].units;
                     out.last_mut()
                         .unwrap()
                         .extend(units.iter().map(|&u| u as u8 as char));

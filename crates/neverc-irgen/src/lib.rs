@@ -358,7 +358,7 @@ impl<'a> Gen<'a> {
         let (s, e) = a.args?;
         for t in &self.ast.tokens[s as usize..e as usize] {
             if t.kind == neverc_front::parse::ctok::T::Str {
-                let units = &self.ast.lits.strs[t.lit as usize].units;
+                let units = &self.ast.lits.strs[t.lit() as usize].units;
                 return Some(units.iter().map(|&u| u as u8 as char).collect());
             }
         }

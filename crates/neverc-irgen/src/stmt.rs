@@ -246,7 +246,7 @@ impl<'a> Gen<'a> {
         let Some((s, _)) = a.args else {
             return;
         };
-        let fname = self.ast.tokens[s as usize].sym;
+        let fname = self.ast.tokens[s as usize].spelling(&self.ast.lits);
         // The function the attribute names: the latest declaration of that name.
         let found = self
             .t
@@ -703,7 +703,7 @@ impl<'a> Gen<'a> {
                 if let Some((s, e)) = a.args {
                     let toks = &self.ast.tokens[s as usize..e as usize];
                     if toks.len() == 1 && toks[0].kind == neverc_front::parse::ctok::T::Int {
-                        let v = self.ast.lits.ints[toks[0].lit as usize].value as u32;
+                        let v = self.ast.lits.ints[toks[0].lit() as usize].value as u32;
                         best = best.max(Some(v));
                     }
                 }

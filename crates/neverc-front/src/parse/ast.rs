@@ -2,7 +2,7 @@
 //! node. It records what was written (declaration specifiers, declarators as chains of
 //! derivations, attributes as token lists); types and meanings are sema's.
 
-use super::ctok::{Kw, Literals, PragmaAt, Tok};
+use super::ctok::{Kw, Literals, PackedLoc, PragmaAt, Tok, TokLocs};
 use crate::source::Loc;
 use crate::token::Symbol;
 
@@ -50,11 +50,26 @@ pub struct Ast {
     pub enums: Vec<EnumDef>,
     /// The unit's tokens; attribute arguments are ranges of it.
     pub tokens: Vec<Tok>,
+    /// Unpacks the tokens' locations ([`Ast::tok_loc`]).
+    pub tok_locs: TokLocs,
     pub lits: Literals,
     pub pragmas: Vec<PragmaAt>,
 }
 
 impl Ast {
+    /// Where a token of [`Ast::tokens`] is.
+    #[inline]
+    pub fn tok_loc(&self, t: &Tok) -> Loc {
+        self.tok_locs.loc(t.ploc())
+    }
+    /// `loc` as the tokens hold it (None: no token is there).
+    pub fn packed_loc(&self, loc: Loc) -> Option<PackedLoc> {
+        self.tok_locs.find(loc)
+    }
+    /// Bytes of a token's (first) spelling, for the caret's underline.
+    pub fn tok_len(&self, t: &Tok, interner: &crate::token::Interner) -> u32 {
+        t.spelling_len(interner, &self.lits)
+    }
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id.0 as usize]
     }

@@ -320,29 +320,176 @@ pub enum T {
     Eof,
 }
 
-/// One C token.
+/// One C token: 16 bytes (a unit holds hundreds of thousands of them, kept until sema and
+/// irgen have read the attribute arguments and found the tokens they report at).
 #[derive(Clone, Copy, Debug)]
 pub struct Tok {
     pub kind: T,
-    /// The (first) spelling.
-    pub sym: Symbol,
-    pub loc: Loc,
+    /// A literal's index in the table of its kind; any other token's spelling (a literal's
+    /// spelling is in [`Literals`], see [`Literals::spelling`]).
+    data: u32,
+    /// The location, packed by [`TokLocs`] (see [`PackedLoc`]).
+    file: u16,
+    offset: u32,
     /// Macro expansion it came from (0: none).
     pub expansion: u32,
-    /// Index into the literal table of its kind.
-    pub lit: u32,
 }
 
+const _: () = assert!(std::mem::size_of::<Tok>() == 16);
+
 impl Tok {
+    /// A token that is no literal (see [`Tok::literal`]).
+    pub fn new(kind: T, sym: Symbol, ploc: PackedLoc, expansion: u32) -> Self {
+        debug_assert!(!kind.is_literal());
+        Tok {
+            kind,
+            data: sym.0,
+            file: ploc.file,
+            offset: ploc.offset,
+            expansion,
+        }
+    }
+
+    /// A literal token: `lit` indexes the table of its kind.
+    pub fn literal(kind: T, lit: u32, ploc: PackedLoc, expansion: u32) -> Self {
+        debug_assert!(kind.is_literal());
+        Tok {
+            kind,
+            data: lit,
+            file: ploc.file,
+            offset: ploc.offset,
+            expansion,
+        }
+    }
+
+    /// The spelling of an identifier, keyword, punctuator, stray byte or the end of input.
+    /// (A literal's is [`Literals::spelling`]; [`Tok::spelling`] takes either.)
+    #[inline]
+    pub fn sym(&self) -> Symbol {
+        debug_assert!(!self.kind.is_literal(), "sym() of a literal token");
+        Symbol(self.data)
+    }
+
+    /// A literal's index in the table of its kind.
+    #[inline]
+    pub fn lit(&self) -> u32 {
+        debug_assert!(
+            self.kind.is_literal(),
+            "lit() of a token that is no literal"
+        );
+        self.data
+    }
+
+    /// The (first) spelling of any token.
+    pub fn spelling(&self, lits: &Literals) -> Symbol {
+        if self.kind.is_literal() {
+            lits.spelling(self.kind, self.data)
+        } else {
+            Symbol(self.data)
+        }
+    }
+
+    /// The location, packed ([`TokLocs::loc`] unpacks it).
+    #[inline]
+    pub fn ploc(&self) -> PackedLoc {
+        PackedLoc {
+            file: self.file,
+            offset: self.offset,
+        }
+    }
+
     /// Bytes of the (first) spelling, for the caret's underline; 1 for the end of input.
-    /// (Computed, not stored: a token is 24 bytes instead of 28, and a unit holds
-    /// hundreds of thousands of them.)
-    pub fn spelling_len(&self, interner: &crate::token::Interner) -> u32 {
+    /// (Computed, not stored: a unit holds hundreds of thousands of tokens.)
+    pub fn spelling_len(&self, interner: &crate::token::Interner, lits: &Literals) -> u32 {
         if self.kind == T::Eof {
             1
         } else {
-            interner.get(self.sym).len() as u32
+            interner.get(self.spelling(lits)).len() as u32
         }
+    }
+}
+
+impl T {
+    /// A constant or string literal (its token holds a literal index, not a spelling).
+    #[inline]
+    pub fn is_literal(self) -> bool {
+        matches!(self, T::Int | T::Float | T::Char | T::Str)
+    }
+}
+
+/// A [`Loc`] in six bytes, as a token holds it: the file number in 16 bits (a unit reads
+/// far fewer files than that); a location in a file numbered past them gets an entry in a
+/// side table instead ([`TokLocs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PackedLoc {
+    /// (First, so that comparing two compares the part that differs most first.)
+    offset: u32,
+    /// The file, or [`OUTSIDE`]: `offset` indexes the side table.
+    file: u16,
+}
+
+const OUTSIDE: u16 = u16::MAX;
+
+/// Packs and unpacks the locations of a unit's tokens ([`PackedLoc`]).
+#[derive(Debug, Default)]
+pub struct TokLocs {
+    /// Locations in files numbered [`OUTSIDE`] or more, and their indexes.
+    outside: Vec<Loc>,
+    outside_index: crate::token::FxHashMap<Loc, u32>,
+}
+
+impl TokLocs {
+    #[inline]
+    pub fn pack(&mut self, loc: Loc) -> PackedLoc {
+        if loc.file.0 < OUTSIDE as u32 {
+            PackedLoc {
+                file: loc.file.0 as u16,
+                offset: loc.offset,
+            }
+        } else {
+            self.pack_outside(loc)
+        }
+    }
+
+    #[cold]
+    fn pack_outside(&mut self, loc: Loc) -> PackedLoc {
+        let next = self.outside.len() as u32;
+        let i = *self.outside_index.entry(loc).or_insert(next);
+        if i == next {
+            self.outside.push(loc);
+        }
+        PackedLoc {
+            file: OUTSIDE,
+            offset: i,
+        }
+    }
+
+    /// The location a packed one stands for.
+    #[inline]
+    pub fn loc(&self, p: PackedLoc) -> Loc {
+        if p.file != OUTSIDE {
+            Loc {
+                file: crate::source::FileId(p.file as u32),
+                offset: p.offset,
+            }
+        } else {
+            self.outside[p.offset as usize]
+        }
+    }
+
+    /// `loc` packed, if some token can be there.
+    pub fn find(&self, loc: Loc) -> Option<PackedLoc> {
+        if loc.file.0 < OUTSIDE as u32 {
+            return Some(PackedLoc {
+                file: loc.file.0 as u16,
+                offset: loc.offset,
+            });
+        }
+        let &i = self.outside_index.get(&loc)?;
+        Some(PackedLoc {
+            file: OUTSIDE,
+            offset: i,
+        })
     }
 }
 
@@ -429,6 +576,24 @@ pub struct Literals {
     pub floats: Vec<FloatLit>,
     pub chars: Vec<CharLit>,
     pub strs: Vec<StrLit>,
+    /// The (first) spelling of each literal, by kind as above (the tokens hold the index).
+    spellings: [Vec<Symbol>; 4],
+}
+
+impl Literals {
+    /// The (first) spelling of literal `i` of kind `kind` (a literal token's).
+    pub fn spelling(&self, kind: T, i: u32) -> Symbol {
+        self.spellings[Self::table(kind)][i as usize]
+    }
+
+    fn table(kind: T) -> usize {
+        match kind {
+            T::Int => 0,
+            T::Float => 1,
+            T::Char => 2,
+            _ => 3,
+        }
+    }
 }
 
 /// Converts the preprocessor's output to C tokens, reporting literal errors.
@@ -483,14 +648,16 @@ impl Converter {
         }
     }
 
-    /// Reads the whole unit: the tokens (ending with one `Eof`), literal values and pragmas.
-    pub fn run(&mut self, pp: &mut Preprocessor) -> (Vec<Tok>, Literals, Vec<PragmaAt>) {
+    /// Reads the whole unit: the tokens (ending with one `Eof`), literal values, pragmas
+    /// and the table of the tokens' locations.
+    pub fn run(&mut self, pp: &mut Preprocessor) -> (Vec<Tok>, Literals, Vec<PragmaAt>, TokLocs) {
         // About one token per three bytes of the main file (headers add some more): reserved
         // so the vector is not copied as it grows.
         let main_len = pp.sm.file(pp.main_file()).text.len();
         let mut toks: Vec<Tok> = Vec::with_capacity(main_len / 3 + 4096);
         let mut lits = Literals::default();
         let mut pragmas = Vec::new();
+        let mut locs = TokLocs::default();
         let mut pending: Option<Token> = None;
         loop {
             let t = match pending.take() {
@@ -509,35 +676,34 @@ impl Converter {
                 }
             }
             self.cur = toks.len() as u32;
-            let mut tok = Tok {
-                kind: T::Other,
-                sym: t.sym,
-                loc: t.loc,
-                expansion: t.expansion,
-                lit: 0,
-            };
-            match t.kind {
+            let ploc = locs.pack(t.loc);
+            // Tokens other than literals are pushed here; a literal's kind and index come
+            // out of the match (its spelling goes to the literal table).
+            let (kind, lit) = match t.kind {
                 TokKind::Eof => {
-                    tok.kind = T::Eof;
-                    toks.push(tok);
+                    toks.push(Tok::new(T::Eof, t.sym, ploc, t.expansion));
                     break;
                 }
                 TokKind::Ident => {
-                    tok.kind = match self.keywords.get(t.sym.0 as usize) {
+                    let kind = match self.keywords.get(t.sym.0 as usize) {
                         Some(&Some(k)) => T::Kw(k),
                         _ => T::Ident,
                     };
+                    toks.push(Tok::new(kind, t.sym, ploc, t.expansion));
+                    continue;
                 }
                 TokKind::Punct => {
                     let p = self.puncts.get(t.sym.0 as usize - 1).copied().flatten();
-                    match p {
-                        Some(p) => tok.kind = T::P(p),
+                    let kind = match p {
+                        Some(P::Hash | P::HashHash) => {
+                            self.stray(pp, &t);
+                            T::Other
+                        }
+                        Some(p) => T::P(p),
                         None => continue,
-                    }
-                    if matches!(p, Some(P::Hash) | Some(P::HashHash)) {
-                        self.stray(pp, &t);
-                        tok.kind = T::Other;
-                    }
+                    };
+                    toks.push(Tok::new(kind, t.sym, ploc, t.expansion));
+                    continue;
                 }
                 TokKind::Number => {
                     // The spelling is copied out of the interner (`number` reports through
@@ -548,14 +714,10 @@ impl Converter {
                     let r = self.number(pp, &s, &t, &mut lits);
                     self.scratch = s;
                     match r {
-                        Some((k, i)) => {
-                            tok.kind = k;
-                            tok.lit = i;
-                        }
+                        Some((k, i)) => (k, i),
                         None => {
                             // Reported; stand in with a zero so parsing goes on.
-                            tok.kind = T::Int;
-                            tok.lit = lits.ints.len() as u32;
+                            let i = lits.ints.len() as u32;
                             lits.ints.push(IntLit {
                                 value: 0,
                                 non_decimal: false,
@@ -564,15 +726,15 @@ impl Converter {
                                 imaginary: false,
                                 overflow: false,
                             });
+                            (T::Int, i)
                         }
                     }
                 }
                 TokKind::Char => {
                     let s = pp.interner.get(t.sym).to_vec();
                     let c = self.char_const(pp, &s, &t);
-                    tok.kind = T::Char;
-                    tok.lit = lits.chars.len() as u32;
                     lits.chars.push(c);
+                    (T::Char, lits.chars.len() as u32 - 1)
                 }
                 TokKind::Str => {
                     let s = pp.interner.get(t.sym).to_vec();
@@ -610,9 +772,8 @@ impl Converter {
                         };
                         units.extend(u2);
                     }
-                    tok.kind = T::Str;
-                    tok.lit = lits.strs.len() as u32;
                     lits.strs.push(StrLit { enc, units });
+                    (T::Str, lits.strs.len() as u32 - 1)
                 }
                 TokKind::Other => {
                     self.stray(pp, &t);
@@ -621,10 +782,13 @@ impl Converter {
                 TokKind::HeaderName | TokKind::Comment | TokKind::Eod | TokKind::Placemarker => {
                     continue
                 }
-            }
-            toks.push(tok);
+            };
+            let table = &mut lits.spellings[Literals::table(kind)];
+            debug_assert_eq!(table.len(), lit as usize);
+            table.push(t.sym);
+            toks.push(Tok::literal(kind, lit, ploc, t.expansion));
         }
-        (toks, lits, pragmas)
+        (toks, lits, pragmas, locs)
     }
 
     fn report(&mut self, pp: &mut Preprocessor, d: Diagnostic) {
@@ -1243,6 +1407,6 @@ mod tests {
     /// small.
     #[test]
     fn tok_stays_small() {
-        assert_eq!(std::mem::size_of::<Tok>(), 24);
+        assert_eq!(std::mem::size_of::<Tok>(), 16);
     }
 }

@@ -53,7 +53,7 @@ impl Dumper<'_> {
             let args = a.args.map(|(b, e)| {
                 let mut t = String::new();
                 for (i, tok) in self.ast.tokens[b as usize..e as usize].iter().enumerate() {
-                    let sp = self.name(tok.sym);
+                    let sp = self.name(tok.spelling(&self.ast.lits));
                     let glue = matches!(sp.as_str(), "," | ")") || t.ends_with('(') || i == 0;
                     if !glue {
                         t.push(' ');

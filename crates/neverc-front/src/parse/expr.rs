@@ -56,7 +56,7 @@ impl Parser<'_> {
     pub(super) fn expr(&mut self) -> ExprId {
         let mut e = self.assign_expr();
         while self.is(P::Comma) {
-            let loc = self.bump().loc;
+            let loc = self.bump_loc();
             let r = self.assign_expr();
             e = self.add_expr(loc, ExprKind::Comma(e, r));
         }
@@ -69,7 +69,7 @@ impl Parser<'_> {
         }
         let lhs = self.cond_expr();
         let r = if let Some(op) = assign_op(self.kind()) {
-            let loc = self.bump().loc;
+            let loc = self.bump_loc();
             let rhs = self.assign_expr();
             self.add_expr(loc, ExprKind::Assign(op, lhs, rhs))
         } else {
@@ -85,7 +85,7 @@ impl Parser<'_> {
         if !self.is(P::Question) {
             return c;
         }
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mid = if self.is(P::Colon) {
             None
         } else {
@@ -104,7 +104,7 @@ impl Parser<'_> {
             if prec < min {
                 break;
             }
-            let loc = self.bump().loc;
+            let loc = self.bump_loc();
             let rhs = self.binary(prec + 1);
             lhs = self.add_expr(loc, ExprKind::Binary(op, lhs, rhs));
         }
@@ -116,7 +116,7 @@ impl Parser<'_> {
             if !self.enter() {
                 return self.add_expr(self.loc(), ExprKind::Error);
             }
-            let loc = self.bump().loc;
+            let loc = self.bump_loc();
             let tn = self.type_name();
             self.expect(P::RParen);
             let r = if self.is(P::LBrace) {
@@ -151,28 +151,28 @@ impl Parser<'_> {
         };
         if let Some((op, cast)) = op {
             if !self.enter() {
-                return self.add_expr(t.loc, ExprKind::Error);
+                return self.add_expr(self.tloc(&t), ExprKind::Error);
             }
             self.bump();
             let e = if cast { self.cast_expr() } else { self.unary() };
             self.leave();
-            return self.add_expr(t.loc, ExprKind::Unary(op, e));
+            return self.add_expr(self.tloc(&t), ExprKind::Unary(op, e));
         }
         match t.kind {
             T::P(P::AndAnd) => {
                 self.bump();
                 if self.kind() == T::Ident {
                     let n = self.bump();
-                    return self.add_expr(t.loc, ExprKind::LabelAddr(n.sym));
+                    return self.add_expr(self.tloc(&t), ExprKind::LabelAddr(n.sym()));
                 }
                 self.expected("identifier");
-                self.add_expr(t.loc, ExprKind::Error)
+                self.add_expr(self.tloc(&t), ExprKind::Error)
             }
             T::Kw(Kw::Sizeof) | T::Kw(Kw::Alignof) | T::Kw(Kw::GnuAlignof) => {
                 self.bump();
                 let sizeof = t.kind == T::Kw(Kw::Sizeof);
                 if self.is(P::LParen) && self.starts_type_name(self.peek(1)) {
-                    let lp = self.bump().loc;
+                    let lp = self.bump_loc();
                     let tn = self.type_name();
                     self.expect(P::RParen);
                     if self.is(P::LBrace) {
@@ -184,17 +184,17 @@ impl Parser<'_> {
                         } else {
                             ExprKind::AlignofExpr(e)
                         };
-                        return self.add_expr(t.loc, k);
+                        return self.add_expr(self.tloc(&t), k);
                     }
                     let k = if sizeof {
                         ExprKind::SizeofType(tn)
                     } else {
                         ExprKind::AlignofType(tn, t.kind == T::Kw(Kw::Alignof))
                     };
-                    return self.add_expr(t.loc, k);
+                    return self.add_expr(self.tloc(&t), k);
                 }
                 if !self.enter() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let e = self.unary();
                 self.leave();
@@ -203,7 +203,7 @@ impl Parser<'_> {
                 } else {
                     ExprKind::AlignofExpr(e)
                 };
-                self.add_expr(t.loc, k)
+                self.add_expr(self.tloc(&t), k)
             }
             _ => {
                 let e = self.primary();
@@ -220,7 +220,7 @@ impl Parser<'_> {
                     self.bump();
                     let i = self.expr();
                     self.expect(P::RBracket);
-                    e = self.add_expr(t.loc, ExprKind::Index(e, i));
+                    e = self.add_expr(self.tloc(&t), ExprKind::Index(e, i));
                 }
                 T::P(P::LParen) => {
                     self.bump();
@@ -245,7 +245,7 @@ impl Parser<'_> {
                         len: (self.arg_stack.len() - base) as u32,
                     };
                     self.ast.expr_lists.extend(self.arg_stack.drain(base..));
-                    e = self.add_expr(t.loc, ExprKind::Call(e, args));
+                    e = self.add_expr(self.tloc(&t), ExprKind::Call(e, args));
                 }
                 T::P(P::Dot) | T::P(P::Arrow) => {
                     self.bump();
@@ -255,21 +255,21 @@ impl Parser<'_> {
                     }
                     let n = self.bump();
                     e = self.add_expr(
-                        t.loc,
+                        self.tloc(&t),
                         ExprKind::Member {
                             base: e,
-                            name: n.sym,
+                            name: n.sym(),
                             arrow: t.kind == T::P(P::Arrow),
                         },
                     );
                 }
                 T::P(P::Inc) => {
                     self.bump();
-                    e = self.add_expr(t.loc, ExprKind::Unary(UnOp::PostInc, e));
+                    e = self.add_expr(self.tloc(&t), ExprKind::Unary(UnOp::PostInc, e));
                 }
                 T::P(P::Dec) => {
                     self.bump();
-                    e = self.add_expr(t.loc, ExprKind::Unary(UnOp::PostDec, e));
+                    e = self.add_expr(self.tloc(&t), ExprKind::Unary(UnOp::PostDec, e));
                 }
                 _ => return e,
             }
@@ -296,23 +296,23 @@ impl Parser<'_> {
         let kind = match t.kind {
             T::Ident => {
                 self.bump();
-                ExprKind::Ident(t.sym)
+                ExprKind::Ident(t.sym())
             }
             T::Int => {
                 self.bump();
-                ExprKind::Int(t.lit)
+                ExprKind::Int(t.lit())
             }
             T::Float => {
                 self.bump();
-                ExprKind::Float(t.lit)
+                ExprKind::Float(t.lit())
             }
             T::Char => {
                 self.bump();
-                ExprKind::Char(t.lit)
+                ExprKind::Char(t.lit())
             }
             T::Str => {
                 self.bump();
-                ExprKind::Str(t.lit)
+                ExprKind::Str(t.lit())
             }
             T::Kw(Kw::True) | T::Kw(Kw::False) => {
                 self.bump();
@@ -324,7 +324,7 @@ impl Parser<'_> {
             }
             T::P(P::LParen) => {
                 if !self.enter() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 self.bump();
                 let k = if self.is(P::LBrace) {
@@ -340,7 +340,7 @@ impl Parser<'_> {
             T::Kw(Kw::Generic) => {
                 self.bump();
                 if !self.paren_open() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let c = self.assign_expr();
                 let mut assocs = Vec::new();
@@ -360,7 +360,7 @@ impl Parser<'_> {
             T::Kw(Kw::VaArg) => {
                 self.bump();
                 if !self.paren_open() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let e = self.assign_expr();
                 self.comma();
@@ -371,19 +371,19 @@ impl Parser<'_> {
             T::Kw(Kw::Offsetof) => {
                 self.bump();
                 if !self.paren_open() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let tn = self.type_name();
                 self.comma();
                 let mut path = Vec::new();
                 if self.kind() == T::Ident {
                     let n = self.bump();
-                    path.push(Designator::Field(n.sym, n.loc));
+                    path.push(Designator::Field(n.sym(), self.tloc(&n)));
                     loop {
                         if self.eat(P::Dot) {
                             if self.kind() == T::Ident {
                                 let n = self.bump();
-                                path.push(Designator::Field(n.sym, n.loc));
+                                path.push(Designator::Field(n.sym(), self.tloc(&n)));
                             } else {
                                 self.expected("identifier");
                                 break;
@@ -405,7 +405,7 @@ impl Parser<'_> {
             T::Kw(Kw::TypesCompatible) => {
                 self.bump();
                 if !self.paren_open() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let a = self.type_name();
                 self.comma();
@@ -416,7 +416,7 @@ impl Parser<'_> {
             T::Kw(Kw::ChooseExpr) => {
                 self.bump();
                 if !self.paren_open() {
-                    return self.add_expr(t.loc, ExprKind::Error);
+                    return self.add_expr(self.tloc(&t), ExprKind::Error);
                 }
                 let c = self.assign_expr();
                 self.comma();
@@ -431,6 +431,6 @@ impl Parser<'_> {
                 ExprKind::Error
             }
         };
-        self.add_expr(t.loc, kind)
+        self.add_expr(self.tloc(&t), kind)
     }
 }

@@ -17,9 +17,9 @@ use crate::pp::Preprocessor;
 /// nodes where parsing failed).
 pub fn parse(pp: &mut Preprocessor) -> ast::Ast {
     let mut conv = ctok::Converter::new(pp);
-    let (tokens, lits, pragmas) = conv.run(pp);
+    let (tokens, lits, pragmas, locs) = conv.run(pp);
     let queued = std::mem::take(&mut conv.queued);
-    let mut p = parser::Parser::new(pp, tokens, lits, pragmas, queued);
+    let mut p = parser::Parser::new(pp, tokens, lits, pragmas, locs, queued);
     p.translation_unit();
     p.finish()
 }

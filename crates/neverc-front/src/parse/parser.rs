@@ -3,7 +3,7 @@
 //! specifiers, declarators, initialisers, struct/union/enum specifiers and attributes.
 
 use super::ast::*;
-use super::ctok::{Kw, Literals, PragmaAt, Tok, P, T};
+use super::ctok::{Kw, Literals, PragmaAt, Tok, TokLocs, P, T};
 use crate::diag::Diagnostic;
 use crate::pp::Preprocessor;
 use crate::source::Loc;
@@ -231,6 +231,7 @@ impl<'a> Parser<'a> {
         tokens: Vec<Tok>,
         lits: Literals,
         pragmas: Vec<PragmaAt>,
+        locs: TokLocs,
         queued: Vec<(u32, Diagnostic)>,
     ) -> Self {
         let c2x = pp.opts.std.version >= 202000;
@@ -251,6 +252,7 @@ impl<'a> Parser<'a> {
         // are not copied as they grow; pages not used are never touched.
         p.ast.exprs.reserve(tokens.len() / 2);
         p.ast.tokens = tokens;
+        p.ast.tok_locs = locs;
         p.ast.lits = lits;
         p.ast.pragmas = pragmas;
         // gcc's predeclared typedef.
@@ -282,7 +284,19 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn loc(&self) -> Loc {
-        self.tok().loc
+        self.ast.tok_loc(self.tok())
+    }
+
+    /// Where token `t` is.
+    #[inline]
+    pub(super) fn tloc(&self, t: &Tok) -> Loc {
+        self.ast.tok_loc(t)
+    }
+
+    /// Takes the current token, returning where it was.
+    pub(super) fn bump_loc(&mut self) -> Loc {
+        let t = self.bump();
+        self.ast.tok_loc(&t)
     }
 
     pub(super) fn bump(&mut self) -> Tok {
@@ -320,7 +334,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn spelling(&self, t: &Tok) -> String {
-        self.pp.interner.str(t.sym).into_owned()
+        self.pp
+            .interner
+            .str(t.spelling(&self.ast.lits))
+            .into_owned()
     }
 
     // ----- diagnostics -----
@@ -348,11 +365,11 @@ impl<'a> Parser<'a> {
         // #include before the error (the start of the file if none); a header suggested
         // already gets its note at the error.
         let loc = if self.suggested_headers.contains(&header) {
-            t.loc
+            self.tloc(&t)
         } else {
             self.suggested_headers.push(header);
             let main = self.pp.main_file();
-            let before = |&&o: &&u32| t.loc.file != main || o < t.loc.offset;
+            let before = |&&o: &&u32| self.tloc(&t).file != main || o < self.tloc(&t).offset;
             let offset = match self.pp.main_includes.iter().rfind(before) {
                 Some(&o) => {
                     let text = &self.pp.sm.file(main).text;
@@ -374,7 +391,12 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn error_at(&mut self, t: Tok, msg: impl Into<String>) {
-        self.error_at_len(t.loc, t.spelling_len(&self.pp.interner), t.expansion, msg);
+        self.error_at_len(
+            self.tloc(&t),
+            self.ast.tok_len(&t, &self.pp.interner),
+            t.expansion,
+            msg,
+        );
     }
 
     /// Reports the converter's diagnostics for tokens up to `upto`.
@@ -409,8 +431,8 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn warn_at(&mut self, t: Tok, msg: impl Into<String>, option: Option<&'static str>) {
-        let mut d = Diagnostic::warning(t.loc, msg)
-            .with_len(t.spelling_len(&self.pp.interner))
+        let mut d = Diagnostic::warning(self.tloc(&t), msg)
+            .with_len(self.ast.tok_len(&t, &self.pp.interner))
             .in_expansion(t.expansion);
         if let Some(o) = option {
             d = d.with_option(o);
@@ -456,23 +478,24 @@ impl<'a> Parser<'a> {
             return self.expected(what);
         }
         let prev = self.ast.tokens[self.pos - 1];
-        if prev.expansion != 0 || t.expansion != 0 || prev.loc.file != t.loc.file {
+        let (prev_loc, t_loc) = (self.tloc(&prev), self.tloc(&t));
+        if prev.expansion != 0 || t.expansion != 0 || prev_loc.file != t_loc.file {
             return self.expected(what);
         }
-        let end = prev.loc.offset + prev.spelling_len(&self.pp.interner);
+        let end = prev_loc.offset + self.ast.tok_len(&prev, &self.pp.interner);
         let same_line = {
-            let text = &self.pp.sm.file(t.loc.file).text;
-            end <= t.loc.offset && !text[end as usize..t.loc.offset as usize].contains(&b'\n')
+            let text = &self.pp.sm.file(t_loc.file).text;
+            end <= t_loc.offset && !text[end as usize..t_loc.offset as usize].contains(&b'\n')
         };
         if !same_line && !any_line {
             return self.expected(what);
         }
         let loc = Loc {
-            file: t.loc.file,
+            file: t_loc.file,
             offset: end,
         };
-        let len = if t.loc.offset == end + 1 {
-            1 + t.spelling_len(&self.pp.interner)
+        let len = if t_loc.offset == end + 1 {
+            1 + self.ast.tok_len(&t, &self.pp.interner)
         } else {
             1
         };
@@ -543,16 +566,22 @@ impl<'a> Parser<'a> {
         }
     }
 
+    #[inline]
     pub(super) fn enter(&mut self) -> bool {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            let t = *self.tok();
-            self.error_at(t, "nesting too deep for neverc's parser");
-            // Go to the end: nothing sensible can follow.
-            self.pos = self.ast.tokens.len() - 1;
-            return false;
+            return self.too_deep();
         }
         true
+    }
+
+    #[cold]
+    fn too_deep(&mut self) -> bool {
+        let t = *self.tok();
+        self.error_at(t, "nesting too deep for neverc's parser");
+        // Go to the end: nothing sensible can follow.
+        self.pos = self.ast.tokens.len() - 1;
+        false
     }
 
     pub(super) fn leave(&mut self) {
@@ -632,7 +661,7 @@ impl<'a> Parser<'a> {
                             | Kw::Constexpr
                     )
             }
-            T::Ident => self.is_typedef(t.sym),
+            T::Ident => self.is_typedef(t.sym()),
             _ => false,
         }
     }
@@ -641,7 +670,7 @@ impl<'a> Parser<'a> {
     pub(super) fn starts_type_name(&self, t: &Tok) -> bool {
         match t.kind {
             T::Kw(k) => is_type_kw(k) || is_qual_kw(k) || matches!(k, Kw::Alignas | Kw::Attribute),
-            T::Ident => self.is_typedef(t.sym),
+            T::Ident => self.is_typedef(t.sym()),
             _ => false,
         }
     }
@@ -695,14 +724,14 @@ impl<'a> Parser<'a> {
     /// A string literal's index, reporting `expected string literal` if there is none.
     pub(super) fn string_lit(&mut self) -> u32 {
         if self.kind() == T::Str {
-            return self.bump().lit;
+            return self.bump().lit();
         }
         self.expected("string literal");
         0
     }
 
     fn static_assert(&mut self) -> DeclId {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut cond = None;
         let mut msg = None;
         if self.expect(P::LParen) {
@@ -742,9 +771,10 @@ impl<'a> Parser<'a> {
         {
             let t = self.bump();
             self.unknown_type_name(t);
+            let t_loc = self.tloc(&t);
             let s = &mut self.ast.specs[specs.0 as usize];
-            s.ty = TypeSpec::Typedef(t.sym);
-            s.ty_loc = t.loc;
+            s.ty = TypeSpec::Typedef(t.sym());
+            s.ty_loc = t_loc;
             let more = self.decl_specs(true);
             let _ = more;
         }
@@ -885,7 +915,7 @@ impl<'a> Parser<'a> {
         let was = self.in_function;
         self.in_function = true;
         let body = self.compound();
-        let end = self.ast.tokens[self.pos.saturating_sub(1)].loc;
+        let end = self.tloc(&self.ast.tokens[self.pos.saturating_sub(1)]);
         self.in_function = was;
         self.pop_scope();
         self.add_decl(
@@ -953,10 +983,10 @@ impl<'a> Parser<'a> {
             let k = match t.kind {
                 T::Kw(k) => k,
                 T::Ident => {
-                    if other.is_none() && !b.any() && self.is_typedef(t.sym) {
+                    if other.is_none() && !b.any() && self.is_typedef(t.sym()) {
                         self.bump();
-                        other = Some(TypeSpec::Typedef(t.sym));
-                        s.ty_loc = t.loc;
+                        other = Some(TypeSpec::Typedef(t.sym()));
+                        s.ty_loc = self.tloc(&t);
                         continue;
                     }
                     break;
@@ -987,7 +1017,7 @@ impl<'a> Parser<'a> {
                         // gcc places this one at the start of the specifiers.
                         self.error_at_len(
                             loc,
-                            t.spelling_len(&self.pp.interner),
+                            self.ast.tok_len(&t, &self.pp.interner),
                             t.expansion,
                             "multiple storage classes in declaration specifiers",
                         );
@@ -1091,7 +1121,7 @@ impl<'a> Parser<'a> {
                     }
                     if let Some(ts) = ts {
                         other = Some(ts);
-                        s.ty_loc = t.loc;
+                        s.ty_loc = self.tloc(&t);
                         continue;
                     }
                     let before = b;
@@ -1145,7 +1175,7 @@ impl<'a> Parser<'a> {
                         self.error_at(t, "'long long long' is too long for GCC");
                         b = before;
                     } else if !before.any() {
-                        s.ty_loc = t.loc;
+                        s.ty_loc = self.tloc(&t);
                     }
                 }
                 _ => break,
@@ -1169,7 +1199,7 @@ impl<'a> Parser<'a> {
                 TypeSpec::AutoType
             }
             Kw::Atomic => {
-                let loc = self.bump().loc;
+                let loc = self.bump_loc();
                 self.bump();
                 let tn = self.type_name();
                 if !self.expect(P::RParen) {
@@ -1182,7 +1212,7 @@ impl<'a> Parser<'a> {
             _ => {
                 // typeof / __typeof__ / typeof_unqual
                 let unqual = k == Kw::TypeofUnqual;
-                let loc = self.bump().loc;
+                let loc = self.bump_loc();
                 if !self.expect(P::LParen) {
                     let e = self.add_expr(loc, ExprKind::Error);
                     return TypeSpec::TypeofExpr(e, unqual);
@@ -1202,7 +1232,7 @@ impl<'a> Parser<'a> {
     }
 
     fn record(&mut self, k: Kw) -> RecordId {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let kind = if k == Kw::Struct {
             RecordKind::Struct
         } else {
@@ -1211,7 +1241,7 @@ impl<'a> Parser<'a> {
         let mut attrs = Vec::new();
         self.attributes(&mut attrs);
         let name = if self.kind() == T::Ident {
-            Some(self.bump().sym)
+            Some(self.bump().sym())
         } else {
             None
         };
@@ -1279,7 +1309,7 @@ impl<'a> Parser<'a> {
                 } else {
                     // An unnamed bit-field's attributes (`int : 4 __attribute__((packed))`)
                     // change its layout: keep them on an abstract declarator.
-                    let loc = self.tok().loc;
+                    let loc = self.loc();
                     let mut a = Vec::new();
                     self.attributes(&mut a);
                     if !a.is_empty() {
@@ -1311,11 +1341,11 @@ impl<'a> Parser<'a> {
     }
 
     fn enum_spec(&mut self) -> EnumId {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut attrs = Vec::new();
         self.attributes(&mut attrs);
         let name = if self.kind() == T::Ident {
-            Some(self.bump().sym)
+            Some(self.bump().sym())
         } else {
             None
         };
@@ -1336,10 +1366,10 @@ impl<'a> Parser<'a> {
                 } else {
                     None
                 };
-                self.declare(t.sym, false);
+                self.declare(t.sym(), false);
                 v.push(Enumerator {
-                    name: t.sym,
-                    loc: t.loc,
+                    name: t.sym(),
+                    loc: self.tloc(&t),
                     value,
                     attrs: a,
                 });
@@ -1397,8 +1427,8 @@ impl<'a> Parser<'a> {
         }
         self.bump();
         let mut syntax = syntax;
-        let mut name = t.sym;
-        let mut loc = t.loc;
+        let mut name = t.sym();
+        let mut loc = self.tloc(&t);
         if matches!(syntax, AttrSyntax::Std(_))
             && self.is(P::Colon)
             && self.peek(1).kind == T::P(P::Colon)
@@ -1407,9 +1437,9 @@ impl<'a> Parser<'a> {
             let n = *self.tok();
             if matches!(n.kind, T::Ident | T::Kw(_)) {
                 self.bump();
-                syntax = AttrSyntax::Std(Some(t.sym));
-                name = n.sym;
-                loc = n.loc;
+                syntax = AttrSyntax::Std(Some(t.sym()));
+                name = n.sym();
+                loc = self.tloc(&n);
             }
         }
         let mut args = None;
@@ -1568,7 +1598,7 @@ impl<'a> Parser<'a> {
         let t = *self.tok();
         let mut d = Declarator {
             name: None,
-            loc: t.loc,
+            loc: self.tloc(&t),
             derived: Vec::new(),
             attrs,
         };
@@ -1576,11 +1606,11 @@ impl<'a> Parser<'a> {
         match t.kind {
             T::Kw(k) if is_float_n(k) && mode != DeclMode::Abstract => {
                 self.bump();
-                d.name = Some(t.sym);
+                d.name = Some(t.sym());
             }
             T::Ident if mode != DeclMode::Abstract => {
                 self.bump();
-                d.name = Some(t.sym);
+                d.name = Some(t.sym());
             }
             T::P(P::LParen) if self.nested_declarator(mode) => {
                 self.bump();
@@ -1657,16 +1687,16 @@ impl<'a> Parser<'a> {
                     matches!(t.kind, T::P(P::Star | P::LParen))
                         || (mode == DeclMode::Either
                             && t.kind == T::Ident
-                            && !self.is_typedef(t.sym))
+                            && !self.is_typedef(t.sym()))
                 }
-                T::Ident => mode == DeclMode::Either && !self.is_typedef(n.sym),
+                T::Ident => mode == DeclMode::Either && !self.is_typedef(n.sym()),
                 _ => false,
             },
         }
     }
 
     fn array_suffix(&mut self) -> Derived {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut is_static = self.eat_kw(Kw::Static);
         let mut quals = 0;
         loop {
@@ -1706,7 +1736,7 @@ impl<'a> Parser<'a> {
     }
 
     fn function_suffix(&mut self) -> Derived {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut params = Vec::new();
         let mut variadic = false;
         let mut kr_names = None;
@@ -1719,7 +1749,7 @@ impl<'a> Parser<'a> {
             };
         }
         if self.kind() == T::Ident
-            && !self.is_typedef(self.tok().sym)
+            && !self.is_typedef(self.tok().sym())
             && matches!(self.peek(1).kind, T::P(P::Comma | P::RParen))
         {
             let mut names = Vec::new();
@@ -1729,7 +1759,7 @@ impl<'a> Parser<'a> {
                     break;
                 }
                 let t = self.bump();
-                names.push((t.sym, t.loc));
+                names.push((t.sym(), self.tloc(&t)));
                 if !self.eat(P::Comma) {
                     break;
                 }
@@ -1748,7 +1778,7 @@ impl<'a> Parser<'a> {
                         let t = *self.tok();
                         self.unknown_type_name(t);
                         // Take it as a type and go on.
-                        self.declare(t.sym, true);
+                        self.declare(t.sym(), true);
                     } else {
                         self.expected("declaration specifiers or '...'");
                         break;
@@ -1806,7 +1836,7 @@ impl<'a> Parser<'a> {
                 items: Vec::new(),
             });
         }
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut items = Vec::new();
         while !self.is(P::RBrace) && self.kind() != T::Eof {
             let start = self.pos;
@@ -1815,13 +1845,13 @@ impl<'a> Parser<'a> {
                 // GNU obsolete `field: value`.
                 let t = self.bump();
                 self.bump();
-                designators.push(Designator::Field(t.sym, t.loc));
+                designators.push(Designator::Field(t.sym(), self.tloc(&t)));
             } else {
                 loop {
                     if self.eat(P::Dot) {
                         if self.kind() == T::Ident {
                             let t = self.bump();
-                            designators.push(Designator::Field(t.sym, t.loc));
+                            designators.push(Designator::Field(t.sym(), self.tloc(&t)));
                         } else {
                             self.expected("identifier");
                             break;

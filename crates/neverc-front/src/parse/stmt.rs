@@ -41,7 +41,7 @@ impl Parser<'_> {
         let t = self.tok();
         if t.kind == T::Ident {
             // `T:` is a label even when T names a type.
-            return self.is_typedef(t.sym) && self.peek(1).kind != T::P(P::Colon);
+            return self.is_typedef(t.sym()) && self.peek(1).kind != T::P(P::Colon);
         }
         if t.kind == T::Kw(Kw::StaticAssert) {
             return true;
@@ -68,7 +68,7 @@ impl Parser<'_> {
                     return self.add_stmt(loc, StmtKind::LocalLabels(names));
                 }
                 let t = self.bump();
-                names.push((t.sym, t.loc));
+                names.push((t.sym(), self.tloc(&t)));
                 if !self.eat(P::Comma) {
                     break;
                 }
@@ -90,7 +90,7 @@ impl Parser<'_> {
     fn unknown_type_name_ahead(&self) -> bool {
         let t = self.tok();
         t.kind == T::Ident
-            && !self.is_typedef(t.sym)
+            && !self.is_typedef(t.sym())
             && self.peek(1).kind == T::Ident
             && matches!(
                 self.peek(2).kind,
@@ -150,7 +150,7 @@ impl Parser<'_> {
 
     fn statement_inner(&mut self) -> StmtId {
         let t = *self.tok();
-        let loc = t.loc;
+        let loc = self.tloc(&t);
         match t.kind {
             T::P(P::LBrace) => self.compound(),
             T::P(P::Semi) => {
@@ -163,7 +163,7 @@ impl Parser<'_> {
                 let mut attrs = Vec::new();
                 self.attributes(&mut attrs);
                 let s = self.labeled_body();
-                self.add_stmt(loc, StmtKind::Label(t.sym, attrs, s))
+                self.add_stmt(loc, StmtKind::Label(t.sym(), attrs, s))
             }
             T::Kw(Kw::Case) => {
                 self.bump();
@@ -267,7 +267,7 @@ impl Parser<'_> {
                 let k = if self.eat(P::Star) {
                     StmtKind::GotoComputed(self.expr())
                 } else if self.kind() == T::Ident {
-                    StmtKind::Goto(self.bump().sym)
+                    StmtKind::Goto(self.bump().sym())
                 } else {
                     self.expected("identifier or '*'");
                     StmtKind::Error
@@ -322,7 +322,7 @@ impl Parser<'_> {
         loop {
             let name = if self.eat(P::LBracket) {
                 let n = if self.kind() == T::Ident {
-                    Some(self.bump().sym)
+                    Some(self.bump().sym())
                 } else {
                     self.expected("identifier");
                     None
@@ -355,7 +355,7 @@ impl Parser<'_> {
     }
 
     fn asm_stmt(&mut self) -> StmtId {
-        let loc = self.bump().loc;
+        let loc = self.bump_loc();
         let mut a = AsmStmt {
             volatile: false,
             inline: false,
@@ -391,7 +391,7 @@ impl Parser<'_> {
                 2 => a.inputs = self.asm_operands(),
                 3 => {
                     while self.kind() == T::Str {
-                        let s = self.bump().lit;
+                        let s = self.bump().lit();
                         a.clobbers.push(s);
                         if !self.eat(P::Comma) {
                             break;
@@ -401,7 +401,7 @@ impl Parser<'_> {
                 4 => {
                     while self.kind() == T::Ident {
                         let t = self.bump();
-                        a.labels.push((t.sym, t.loc));
+                        a.labels.push((t.sym(), self.tloc(&t)));
                         if !self.eat(P::Comma) {
                             break;
                         }

@@ -147,7 +147,7 @@ impl<'a> Sema<'a> {
         let t = toks.get(*pos)?;
         *pos += 1;
         match t.kind {
-            T::Int => Some(self.ast.lits.ints[t.lit as usize].value as i128),
+            T::Int => Some(self.ast.lits.ints[t.lit() as usize].value as i128),
             T::P(P::LParen) => {
                 let v = self.attr_const(toks, pos)?;
                 (toks.get(*pos)?.kind == T::P(P::RParen)).then(|| *pos += 1)?;
@@ -213,7 +213,11 @@ impl<'a> Sema<'a> {
             return TypeId::ERROR;
         };
         let tok = self.ast.tokens[s as usize];
-        let mode = self.pp.interner.str(tok.sym).into_owned();
+        let mode = self
+            .pp
+            .interner
+            .str(tok.spelling(&self.ast.lits))
+            .into_owned();
         let mode = mode
             .trim_start_matches("__")
             .trim_end_matches("__")
@@ -697,12 +701,13 @@ impl<'a> Sema<'a> {
     /// ended, then from the start.
     pub(crate) fn token_at(&self, loc: Loc) -> Option<usize> {
         let toks = &self.ast.tokens;
+        let at = self.ast.packed_loc(loc)?;
         let from = self.token_cursor.get().min(toks.len());
         let i = toks[from..]
             .iter()
-            .position(|t| t.loc == loc)
+            .position(|t| t.ploc() == at)
             .map(|i| i + from)
-            .or_else(|| toks[..from].iter().position(|t| t.loc == loc))?;
+            .or_else(|| toks[..from].iter().position(|t| t.ploc() == at))?;
         self.token_cursor.set(i);
         Some(i)
     }
@@ -711,7 +716,7 @@ impl<'a> Sema<'a> {
     pub(crate) fn tok_after(&self, loc: Loc) -> Loc {
         let toks = &self.ast.tokens;
         match self.token_at(loc) {
-            Some(i) if i + 1 < toks.len() => toks[i + 1].loc,
+            Some(i) if i + 1 < toks.len() => self.ast.tok_loc(&toks[i + 1]),
             _ => loc,
         }
     }
@@ -821,7 +826,7 @@ impl<'a> Sema<'a> {
                     .tokens
                     .iter()
                     .enumerate()
-                    .map(|(i, t)| (t.loc, i as u32))
+                    .map(|(i, t)| (ast.tok_loc(t), i as u32))
                     .collect();
                 let r = m.get(&loc).copied();
                 self.token_index = Some(m);
@@ -1446,8 +1451,8 @@ impl<'a> Sema<'a> {
             Some(i) => toks[i..]
                 .iter()
                 .take(64)
-                .find(|t| t.sym == name && t.kind == T::Ident)
-                .map_or(loc, |t| t.loc),
+                .find(|t| t.kind == T::Ident && t.sym() == name)
+                .map_or(loc, |t| self.ast.tok_loc(t)),
             None => loc,
         }
     }
@@ -1479,8 +1484,9 @@ impl<'a> Sema<'a> {
     }
 
     pub(crate) fn tok_len_at(&self, loc: Loc) -> u32 {
-        self.token_at(loc)
-            .map_or(1, |i| self.ast.tokens[i].spelling_len(&self.pp.interner))
+        self.token_at(loc).map_or(1, |i| {
+            self.ast.tok_len(&self.ast.tokens[i], &self.pp.interner)
+        })
     }
 
     pub(crate) fn c2x(&self) -> bool {
@@ -2883,7 +2889,7 @@ fn attr_align(s: &Sema, attrs: &[Attr]) -> Option<u32> {
             None => s.types.machine.data_model.biggest_align,
             Some((b, e)) if e == b + 1 && s.ast.tokens[b as usize].kind == T::Int => {
                 let t = &s.ast.tokens[b as usize];
-                s.ast.lits.ints[t.lit as usize].value as u32
+                s.ast.lits.ints[t.lit() as usize].value as u32
             }
             _ => continue,
         };

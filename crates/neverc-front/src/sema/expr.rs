@@ -1989,7 +1989,8 @@ impl<'a> Sema<'a> {
     fn colon_after(&self, question: crate::source::Loc) -> crate::source::Loc {
         use crate::parse::ctok::{P, T};
         let toks = &self.ast.tokens;
-        let Some(i) = toks.iter().position(|t| t.loc == question) else {
+        let at = self.ast.packed_loc(question);
+        let Some(i) = toks.iter().position(|t| Some(t.ploc()) == at) else {
             return question;
         };
         let (mut depth, mut pending) = (0i32, 0i32);
@@ -2000,7 +2001,7 @@ impl<'a> Sema<'a> {
                 T::P(P::Question) if depth == 0 => pending += 1,
                 T::P(P::Colon) if depth == 0 => {
                     if pending == 0 {
-                        return t.loc;
+                        return self.ast.tok_loc(t);
                     }
                     pending -= 1;
                 }
@@ -2603,7 +2604,8 @@ impl<'a> Sema<'a> {
     fn param_loc(&self, name: crate::source::Loc, n: u32) -> Option<(crate::source::Loc, u32)> {
         use crate::parse::ctok::{P, T};
         let toks = &self.ast.tokens;
-        let i = toks.iter().position(|t| t.loc == name)?;
+        let at = self.ast.packed_loc(name)?;
+        let i = toks.iter().position(|t| t.ploc() == at)?;
         if toks.get(i + 1)?.kind != T::P(P::LParen) {
             return None;
         }
@@ -2633,7 +2635,8 @@ impl<'a> Sema<'a> {
             }
             if at_start && depth >= 1 {
                 if param == n {
-                    return Some((t.loc, t.spelling_len(&self.pp.interner)));
+                    let len = self.ast.tok_len(t, &self.pp.interner);
+                    return Some((self.ast.tok_loc(t), len));
                 }
                 at_start = false;
             }

@@ -577,8 +577,9 @@ impl<'a> Sema<'a> {
     /// Where the token before the one at `loc` is.
     pub(crate) fn tok_before(&self, loc: Loc) -> Loc {
         let toks = &self.ast.tokens;
-        match toks.iter().position(|t| t.loc == loc) {
-            Some(i) if i > 0 => toks[i - 1].loc,
+        let at = self.ast.packed_loc(loc);
+        match toks.iter().position(|t| Some(t.ploc()) == at) {
+            Some(i) if i > 0 => self.ast.tok_loc(&toks[i - 1]),
             _ => loc,
         }
     }
