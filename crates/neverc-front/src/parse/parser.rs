@@ -30,6 +30,9 @@ pub struct Parser<'a> {
     queued: std::collections::VecDeque<(u32, Diagnostic)>,
     /// Arguments of the calls being parsed (see `postfix`).
     pub(super) arg_stack: Vec<ExprId>,
+    /// Items of the blocks being parsed (see `compound`): each block's list is allocated
+    /// once, at its size, when the block ends.
+    pub(super) item_stack: Vec<StmtId>,
 }
 
 /// What kind of declarator is allowed.
@@ -247,10 +250,18 @@ impl<'a> Parser<'a> {
             c2x,
             queued: queued.into(),
             arg_stack: Vec::new(),
+            item_stack: Vec::new(),
         };
-        // Room for the tree up front (about one expression per two tokens), so the arenas
-        // are not copied as they grow; pages not used are never touched.
-        p.ast.exprs.reserve(tokens.len() / 2);
+        // Room for the tree up front, from the number of tokens, so that the arenas are
+        // not copied as they grow (pages not used are never touched). The benchmark's
+        // 30 headers and 37.5k lines: 478k tokens, 273k expressions, 35k statements,
+        // 17k specifier lists, 6.7k declarations, 2.9k type names.
+        let n = tokens.len();
+        p.ast.exprs.reserve(n * 3 / 4);
+        p.ast.stmts.reserve(n / 10);
+        p.ast.specs.reserve(n / 16);
+        p.ast.decls.reserve(n / 32);
+        p.ast.type_names.reserve(n / 64);
         p.ast.tokens = tokens;
         p.ast.tok_locs = locs;
         p.ast.lits = lits;

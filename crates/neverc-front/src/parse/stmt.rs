@@ -17,15 +17,16 @@ impl Parser<'_> {
             return self.add_stmt(loc, StmtKind::Error);
         }
         self.push_scope();
-        let mut items = Vec::new();
+        let base = self.item_stack.len();
         while !self.is(P::RBrace) && self.kind() != T::Eof {
             let start = self.pos;
             let s = self.block_item();
-            items.push(s);
+            self.item_stack.push(s);
             if self.pos == start {
                 self.pos += 1;
             }
         }
+        let items = self.item_stack.split_off(base);
         self.pop_scope();
         self.leave();
         if self.kind() == T::Eof {
