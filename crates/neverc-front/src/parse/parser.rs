@@ -515,10 +515,14 @@ impl<'a> Parser<'a> {
     }
 
     /// Requires `p`; reports `expected 'p'` when it is missing.
+    #[inline]
     pub(super) fn expect(&mut self, p: P) -> bool {
-        if self.eat(p) {
-            return true;
-        }
+        self.eat(p) || self.missing(p)
+    }
+
+    /// `expect` when `p` is not there: reports it (false).
+    #[cold]
+    fn missing(&mut self, p: P) -> bool {
         let what = format!("'{}'", p.as_str());
         if matches!(p, P::Semi | P::RParen | P::RBracket) {
             self.expected_after(&what);
@@ -1417,7 +1421,18 @@ impl<'a> Parser<'a> {
     // ----- attributes -----
 
     /// Any run of `__attribute__((...))`, `__declspec(...)` and (C2x) `[[...]]`.
+    #[inline]
     pub(super) fn attributes(&mut self, out: &mut Vec<Attr>) {
+        // Inline so that the usual case, no attribute, is one test where it is asked.
+        if matches!(
+            self.kind(),
+            T::Kw(Kw::Attribute | Kw::Declspec) | T::P(P::LBracket)
+        ) {
+            self.attribute_run(out)
+        }
+    }
+
+    fn attribute_run(&mut self, out: &mut Vec<Attr>) {
         loop {
             match self.kind() {
                 T::Kw(Kw::Attribute) => self.gnu_attribute(out),
