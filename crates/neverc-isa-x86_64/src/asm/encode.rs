@@ -119,16 +119,6 @@ impl Parts {
     }
 }
 
-/// The opcode bytes, with the register added to the last one for the +r forms.
-/// The opcode bytes (the register added to the last one in the `+r` forms), and how many.
-fn opcode_bytes(p: &Parts) -> ([u8; 3], usize) {
-    let mut v = p.opcode;
-    if let RmArg::OpReg(r) = p.rm {
-        v[p.op_len - 1] += r & 7;
-    }
-    (v, p.op_len)
-}
-
 /// Whether gas relaxes a GOTPCREL reference in this instruction (mov load, test, the
 /// ALU r/m-to-reg forms, call/jmp through memory) to GOTPCRELX / REX_GOTPCRELX. (Not with
 /// a 66 operand-size prefix: gas keeps plain GOTPCREL for 16-bit forms.)
@@ -138,6 +128,27 @@ fn got_relaxable(op: &[u8], reg: u8) -> bool {
     }
     let o = op[0];
     o == 0x8B || o == 0x85 || (o | 0x38) == 0x3B || (o == 0xFF && (reg == 2 || reg == 4))
+}
+
+/// The bytes of one instruction as they are put together (at most 15 in the ISA; room for
+/// every combination of prefixes, opcode, ModRM/SIB, displacement and immediate `Parts` can
+/// describe), copied to the sink once: much cheaper than growing the sink byte by byte.
+struct Buf {
+    b: [u8; 24],
+    n: usize,
+}
+
+impl Buf {
+    #[inline(always)]
+    fn put(&mut self, x: u8) {
+        self.b[self.n] = x;
+        self.n += 1;
+    }
+    #[inline(always)]
+    fn put4(&mut self, x: [u8; 4]) {
+        self.b[self.n..self.n + 4].copy_from_slice(&x);
+        self.n += 4;
+    }
 }
 
 fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
@@ -164,9 +175,10 @@ fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
     if p.reg > 15 {
         return Err(err(inst, "register number out of range"));
     }
-    match p.rm {
+    let mut buf = Buf { b: [0; 24], n: 0 };
+    match &p.rm {
         RmArg::Reg(r) | RmArg::OpReg(r) => {
-            if r > 15 {
+            if *r > 15 {
                 return Err(err(inst, "register number out of range"));
             }
             if r & 8 != 0 {
@@ -184,30 +196,28 @@ fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
                     rex |= 2;
                 }
             }
+            if p.sse && matches!(m.sym, Some((_, RelocKind::GotTpOff))) {
+                return Err(err(
+                    inst,
+                    "GNU as refuses a GOTTPOFF operand in an SSE instruction",
+                ));
+            }
+            match m.seg {
+                Some(Seg::Fs) => buf.put(0x64),
+                Some(Seg::Gs) => buf.put(0x65),
+                None => {}
+            }
         }
         RmArg::None => {}
     }
-    if let RmArg::Mem(m) = p.rm {
-        if p.sse && matches!(m.sym, Some((_, RelocKind::GotTpOff))) {
-            return Err(err(
-                inst,
-                "GNU as refuses a GOTTPOFF operand in an SSE instruction",
-            ));
-        }
-        match m.seg {
-            Some(Seg::Fs) => sink.put(&[0x64]),
-            Some(Seg::Gs) => sink.put(&[0x65]),
-            None => {}
-        }
-    }
     if p.p66 {
-        sink.put(&[0x66]);
+        buf.put(0x66);
     }
     if let Some(r) = p.rep {
-        sink.put(&[r]);
+        buf.put(r);
     }
     if p.lock {
-        sink.put(&[0xF0]);
+        buf.put(0xF0);
     }
     let has_rex = rex != 0 || p.rex_force;
     if high && has_rex {
@@ -217,32 +227,51 @@ fn emit(inst: &Inst, sink: &mut Sink, mut p: Parts) -> Result<(), EncodeError> {
         ));
     }
     if has_rex {
-        sink.put(&[0x40 | rex]);
+        buf.put(0x40 | rex);
     }
-    let (op, n) = opcode_bytes(&p);
-    sink.put(&op[..n]);
+    // The opcode bytes, the register added to the last one in the `+r` forms.
+    let last = p.op_len - 1;
+    for k in 0..last {
+        buf.put(p.opcode[k]);
+    }
+    match &p.rm {
+        RmArg::OpReg(r) => buf.put(p.opcode[last] + (r & 7)),
+        _ => buf.put(p.opcode[last]),
+    }
     let imm_len = p.imm.len();
-    match p.rm {
-        RmArg::Reg(r) => sink.put(&[0xC0 | ((p.reg & 7) << 3) | (r & 7)]),
+    match &p.rm {
+        RmArg::Reg(r) => buf.put(0xC0 | ((p.reg & 7) << 3) | (r & 7)),
         RmArg::Mem(m) => {
-            let relax = got_relaxable(p.op(), p.reg) && !p.p66;
-            emit_mem(inst, sink, p.reg, &m, imm_len, has_rex, relax)?
+            // The GOTPCREL-family kind gas would give a `sym@GOTPCREL(%rip)` here.
+            let got = if !got_relaxable(p.op(), p.reg) || p.p66 {
+                RelocKind::GotPcRel
+            } else if has_rex {
+                RelocKind::RexGotPcRelX
+            } else {
+                RelocKind::GotPcRelX
+            };
+            emit_mem(inst, sink, &mut buf, p.reg, m, imm_len, got)?
         }
         RmArg::OpReg(_) | RmArg::None => {}
     }
     match p.imm {
         ImmArg::None => {}
-        ImmArg::Val(v, n) => sink.put(&v.to_le_bytes()[..n as usize]),
+        ImmArg::Val(v, n) => {
+            let n = n as usize;
+            buf.b[buf.n..buf.n + n].copy_from_slice(&v.to_le_bytes()[..n]);
+            buf.n += n;
+        }
         ImmArg::Sym(sym, kind, addend, n) => {
             sink.fixups.push(Fixup {
-                offset: sink.off(),
+                offset: sink.off() + buf.n as u32,
                 sym,
                 kind,
                 addend,
             });
-            sink.put(&[0u8; 8][..n as usize]);
+            buf.n += n as usize;
         }
     }
+    sink.put(&buf.b[..buf.n]);
     Ok(())
 }
 
@@ -266,23 +295,25 @@ fn is_abs_disp(kind: RelocKind) -> bool {
 }
 
 /// ModRM (+SIB, +displacement) for a memory operand. `trailing` is the number of immediate
-/// bytes after the displacement (RIP-relative addends are relative to the instruction end).
+/// bytes after the displacement (RIP-relative addends are relative to the instruction end);
+/// `got` the kind a GOTPCREL-family symbol takes in this instruction. The bytes go to `buf`,
+/// which lands at the sink's end (fixups and label uses are placed accordingly).
 fn emit_mem(
     inst: &Inst,
     sink: &mut Sink,
+    buf: &mut Buf,
     reg: u8,
     m: &Mem,
     trailing: u32,
-    has_rex: bool,
-    got_relax: bool,
+    got: RelocKind,
 ) -> Result<(), EncodeError> {
     let r = (reg & 7) << 3;
     if m.rip {
         if m.base.is_some() || m.index.is_some() {
             return Err(err(inst, "a %rip-relative operand has no base or index"));
         }
-        sink.put(&[r | 0x05]);
-        let field = sink.off();
+        buf.put(r | 0x05);
+        let field = sink.off() + buf.n as u32;
         let addend = m.disp as i64 - 4 - trailing as i64;
         match (m.sym, m.label) {
             (Some(_), Some(_)) => return Err(err(inst, "both a symbol and a label")),
@@ -294,17 +325,7 @@ fn emit_mem(
                     ));
                 }
                 let kind = match kind {
-                    RelocKind::GotPcRel | RelocKind::GotPcRelX | RelocKind::RexGotPcRelX => {
-                        if got_relax {
-                            if has_rex {
-                                RelocKind::RexGotPcRelX
-                            } else {
-                                RelocKind::GotPcRelX
-                            }
-                        } else {
-                            RelocKind::GotPcRel
-                        }
-                    }
+                    RelocKind::GotPcRel | RelocKind::GotPcRelX | RelocKind::RexGotPcRelX => got,
                     k => k,
                 };
                 sink.fixups.push(Fixup {
@@ -313,7 +334,7 @@ fn emit_mem(
                     kind,
                     addend,
                 });
-                sink.put(&[0; 4]);
+                buf.n += 4;
             }
             (None, Some(label)) => {
                 sink.label_uses.push(LabelUse {
@@ -323,9 +344,9 @@ fn emit_mem(
                     addend,
                     base: None,
                 });
-                sink.put(&[0; 4]);
+                buf.n += 4;
             }
-            (None, None) => sink.put(&m.disp.to_le_bytes()),
+            (None, None) => buf.put4(m.disp.to_le_bytes()),
         }
         return Ok(());
     }
@@ -379,12 +400,12 @@ fn emit_mem(
     let dkind = match m.base {
         None => {
             // mod 00 rm 100, SIB base 101: disp32 with no base (with or without index).
-            sink.put(&[r | 0x04]);
+            buf.put(r | 0x04);
             let sib = match index {
                 Some((i, ss)) => (ss << 6) | (i.low3() << 3) | 5,
                 None => 0x25,
             };
-            sink.put(&[sib]);
+            buf.put(sib);
             D::D32
         }
         Some(b) => {
@@ -399,32 +420,129 @@ fn emit_mem(
             };
             match index {
                 Some((i, ss)) => {
-                    sink.put(&[md | r | 0x04, (ss << 6) | (i.low3() << 3) | b.low3()]);
+                    buf.put(md | r | 0x04);
+                    buf.put((ss << 6) | (i.low3() << 3) | b.low3());
                 }
-                None if b.low3() == 4 => sink.put(&[md | r | 0x04, 0x24]),
-                None => sink.put(&[md | r | b.low3()]),
+                None if b.low3() == 4 => {
+                    buf.put(md | r | 0x04);
+                    buf.put(0x24);
+                }
+                None => buf.put(md | r | b.low3()),
             }
             dk
         }
     };
     match dkind {
         D::None => {}
-        D::D8 => sink.put(&[m.disp as i8 as u8]),
+        D::D8 => buf.put(m.disp as i8 as u8),
         D::D32 => {
             if let Some((sym, kind)) = m.sym {
                 sink.fixups.push(Fixup {
-                    offset: sink.off(),
+                    offset: sink.off() + buf.n as u32,
                     sym,
                     kind,
                     addend: m.disp as i64,
                 });
-                sink.put(&[0; 4]);
+                buf.n += 4;
             } else {
-                sink.put(&m.disp.to_le_bytes());
+                buf.put4(m.disp.to_le_bytes());
             }
         }
     }
     Ok(())
+}
+
+/// The plain shape most instructions have, encoded straight (the bytes `emit` would give):
+/// an operand-size prefix for 16 bits, a REX prefix if needed, the opcode, ModRM with the
+/// register field `reg` and either the register `rm_reg` or the memory operand `mem`, then
+/// `imm`. Only a memory operand with a base register and a displacement (no index, symbol,
+/// label, segment or %rip) is plain. False, having written nothing, when the operands are
+/// not plain (`emit` then encodes them, with its checks).
+#[inline(always)]
+fn plain(
+    sink: &mut Sink,
+    size: Size,
+    rex_force: bool,
+    op: &[u8],
+    reg: u8,
+    rm: Result<u8, &Mem>,
+    imm: &[u8],
+) -> bool {
+    if reg > 15 {
+        return false;
+    }
+    let mut b = [0u8; 20];
+    let mut n = 0;
+    if size == Size::S16 {
+        b[0] = 0x66;
+        n = 1;
+    }
+    let mut rex = (u8::from(size == Size::S64) << 3) | (((reg >> 3) & 1) << 2);
+    let r = (reg & 7) << 3;
+    let (low, md, disp) = match rm {
+        Ok(x) => {
+            if x > 15 {
+                return false;
+            }
+            rex |= (x >> 3) & 1;
+            (x & 7, 0xC0, 0)
+        }
+        Err(m) => {
+            let Some(base) = m.base else { return false };
+            if base.0 > 15
+                || m.index.is_some()
+                || m.sym.is_some()
+                || m.label.is_some()
+                || m.rip
+                || m.seg.is_some()
+            {
+                return false;
+            }
+            rex |= (base.0 >> 3) & 1;
+            let low = base.0 & 7;
+            // rbp/r13 as a base cannot use mod 00.
+            let md = if m.disp == 0 && low != 5 {
+                0x00
+            } else if (-128..=127).contains(&m.disp) {
+                0x40
+            } else {
+                0x80
+            };
+            (low, md, m.disp)
+        }
+    };
+    if rex != 0 || rex_force {
+        b[n] = 0x40 | rex;
+        n += 1;
+    }
+    b[n..n + op.len()].copy_from_slice(op);
+    n += op.len();
+    b[n] = md | r | low;
+    n += 1;
+    if md != 0xC0 && low == 4 {
+        // rsp/r12 as a base need a SIB byte.
+        b[n] = 0x24;
+        n += 1;
+    }
+    if md == 0x40 {
+        b[n] = disp as u8;
+        n += 1;
+    } else if md == 0x80 {
+        b[n..n + 4].copy_from_slice(&disp.to_le_bytes());
+        n += 4;
+    }
+    b[n..n + imm.len()].copy_from_slice(imm);
+    n += imm.len();
+    sink.put(&b[..n]);
+    true
+}
+
+/// The `plain` ModRM operand of an `Rm`.
+fn plain_rm(rm: &Rm) -> Result<u8, &Mem> {
+    match rm {
+        Rm::Reg(r) => Ok(r.0),
+        Rm::Mem(m) => Err(m),
+    }
 }
 
 /// An 8-bit register operand 4..7 (spl bpl sil dil) needs a REX prefix to be addressed.
@@ -529,6 +647,11 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             let b = size == Size::S8;
             match (src, dst) {
                 (Rmi::Reg(s), Rm::Reg(_)) | (Rmi::Reg(s), Rm::Mem(_)) => {
+                    let force = byte_rex(size, s) || rm_byte_rex(size, &dst);
+                    let op = if b { 0x88 } else { 0x89 };
+                    if plain(sink, size, force, &[op], s.0, plain_rm(&dst), &[]) {
+                        return Ok(());
+                    }
                     let mut p = sized(Parts::new(if b { &[0x88] } else { &[0x89] }), size);
                     p.reg = s.0;
                     p.rm = rm_arg(&dst);
@@ -536,6 +659,10 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                     emit(i, sink, p)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
+                    let op = if b { 0x8A } else { 0x8B };
+                    if plain(sink, size, byte_rex(size, d), &[op], d.0, Err(&m), &[]) {
+                        return Ok(());
+                    }
                     let mut p = sized(Parts::new(if b { &[0x8A] } else { &[0x8B] }), size);
                     p.reg = d.0;
                     p.rm = RmArg::Mem(m);
@@ -575,6 +702,12 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 }
                 (Rmi::Imm(v), Rm::Mem(m)) => {
                     let v = norm_imm(size, v).ok_or_else(|| err(i, "immediate out of range"))?;
+                    let op = if b { 0xC6 } else { 0xC7 };
+                    let imm = v.to_le_bytes();
+                    let imm = &imm[..imm_width(size) as usize];
+                    if plain(sink, size, false, &[op], 0, Err(&m), imm) {
+                        return Ok(());
+                    }
                     let mut p = sized(Parts::new(if b { &[0xC6] } else { &[0xC7] }), size);
                     p.rm = RmArg::Mem(m);
                     p.imm = ImmArg::Val(v, imm_width(size));
@@ -645,6 +778,9 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 // gas refuses it ("relocated field and relocation type differ in signedness").
                 return Err(err(i, "a symbolic absolute address in a 16/32-bit lea"));
             }
+            if plain(sink, size, false, &[0x8D], dst.0, Err(&src), &[]) {
+                return Ok(());
+            }
             let mut p = sized(Parts::new(&[0x8D]), size);
             p.reg = dst.0;
             p.rm = RmArg::Mem(src);
@@ -700,6 +836,11 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             let b = size == Size::S8;
             match (src, dst) {
                 (Rmi::Reg(s), _) => {
+                    let force = byte_rex(size, s) || rm_byte_rex(size, &dst);
+                    let op = if b { &o[0..1] } else { &o[1..2] };
+                    if plain(sink, size, force, op, s.0, plain_rm(&dst), &[]) {
+                        return Ok(());
+                    }
                     let mut p = sized(Parts::new(if b { &o[0..1] } else { &o[1..2] }), size);
                     p.reg = s.0;
                     p.rm = rm_arg(&dst);
@@ -707,6 +848,10 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                     emit(i, sink, p)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
+                    let op = if b { &o[2..3] } else { &o[3..4] };
+                    if plain(sink, size, byte_rex(size, d), op, d.0, Err(&m), &[]) {
+                        return Ok(());
+                    }
                     let mut p = sized(Parts::new(if b { &o[2..3] } else { &o[3..4] }), size);
                     p.reg = d.0;
                     p.rm = RmArg::Mem(m);
@@ -717,6 +862,21 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 (Rmi::Imm(v), _) => {
                     let v = norm_imm(size, v).ok_or_else(|| err(i, "immediate out of range"))?;
                     let acc = matches!(dst, Rm::Reg(Gpr(0)));
+                    if !b && (-128..=127).contains(&v) {
+                        // 83 /op ib
+                        let force = rm_byte_rex(size, &dst);
+                        if plain(
+                            sink,
+                            size,
+                            force,
+                            &[0x83],
+                            op as u8,
+                            plain_rm(&dst),
+                            &[v as u8],
+                        ) {
+                            return Ok(());
+                        }
+                    }
                     let mut p = if b {
                         if acc {
                             Parts::new(&o[4..5])
