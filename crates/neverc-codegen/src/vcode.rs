@@ -371,33 +371,61 @@ impl<I, C> regalloc2::Function for VCode<I, C> {
     }
 }
 
+/// How many successors a terminator has (`Op::successors().len()`, without the vector).
+pub fn successor_count(op: &neverc_ir::Op) -> usize {
+    use neverc_ir::Op;
+    match op {
+        Op::Jump(_) => 1,
+        Op::Branch { .. } => 2,
+        Op::Switch { cases, .. } => cases.len() + 1,
+        Op::IndirectJump { targets, .. } => targets.len(),
+        _ => 0,
+    }
+}
+
+/// The `k`th successor of a terminator, in `Op::successors()` order (below
+/// [`successor_count`]).
+pub fn successor(op: &neverc_ir::Op, k: usize) -> neverc_ir::Block {
+    use neverc_ir::Op;
+    match op {
+        Op::Jump(bc) => bc.block,
+        Op::Branch { then, els, .. } => {
+            if k == 0 {
+                then.block
+            } else {
+                els.block
+            }
+        }
+        Op::Switch { cases, default, .. } => cases.get(k).map_or(*default, |c| c.1),
+        Op::IndirectJump { targets, .. } => targets[k],
+        _ => unreachable!("a successor of an instruction that has none"),
+    }
+}
+
 /// The reachable blocks of `f` in reverse postorder from the entry (a block's first
 /// successor is visited last, so it comes right after the block). Back ends number their
 /// vblocks this way: regalloc2's Fastalloc walks blocks backwards by index with one live
 /// set, so a value's defining block must come before every block that uses it.
 pub fn reverse_postorder(f: &neverc_ir::Function) -> Vec<usize> {
     let n = f.blocks.len();
-    let succs = |b: usize| {
-        f.terminator(neverc_ir::Block(b as u32))
-            .map(|t| t.successors())
-            .unwrap_or_default()
-    };
+    let term = |b: usize| f.terminator(neverc_ir::Block(b as u32));
+    let count = |b: usize| term(b).map_or(0, successor_count);
     let mut seen = vec![false; n];
     let mut post = Vec::with_capacity(n);
-    let mut stack: Vec<(usize, Vec<neverc_ir::Block>)> = vec![(0, succs(0))];
+    // Per open block, how many of its successors are still to visit (last first).
+    let mut stack: Vec<(usize, usize)> = vec![(0, count(0))];
     seen[0] = true;
     while let Some((b, rest)) = stack.last_mut() {
-        match rest.pop() {
-            Some(s) if !seen[s.index()] => {
-                seen[s.index()] = true;
-                let ss = succs(s.index());
-                stack.push((s.index(), ss));
-            }
-            Some(_) => {}
-            None => {
-                post.push(*b);
-                stack.pop();
-            }
+        if *rest == 0 {
+            post.push(*b);
+            stack.pop();
+            continue;
+        }
+        *rest -= 1;
+        let s = successor(term(*b).expect("a block with successors"), *rest).index();
+        if !seen[s] {
+            seen[s] = true;
+            stack.push((s, count(s)));
         }
     }
     post.reverse();

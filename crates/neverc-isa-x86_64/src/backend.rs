@@ -145,6 +145,11 @@ pub struct ModuleCompiler<'o> {
     libcall_ids: HashMap<String, u32>,
     /// The last function's virtual-register code vectors, for the next one to reuse.
     spare: crate::vcode::Recycled,
+    /// The lowering's per-function tables, for the next function to reuse.
+    scratch: crate::lower::Scratch,
+    /// regalloc2's working memory, kept from one function to the next (Ion reuses its
+    /// vectors; the result does not depend on what they held).
+    ra_ctx: regalloc2::Ctx,
 }
 
 impl<'o> ModuleCompiler<'o> {
@@ -158,6 +163,8 @@ impl<'o> ModuleCompiler<'o> {
             libcalls: Vec::new(),
             libcall_ids: HashMap::new(),
             spare: Default::default(),
+            scratch: Default::default(),
+            ra_ctx: Default::default(),
         }
     }
 
@@ -190,7 +197,15 @@ impl<'o> ModuleCompiler<'o> {
             SymId(LIBCALL_BASE + k)
         };
         let spare = std::mem::take(&mut self.spare);
-        let low = lower_function(m, f, opts, &self.ids, &mut libcall, spare)?;
+        let low = lower_function(
+            m,
+            f,
+            opts,
+            &self.ids,
+            &mut libcall,
+            spare,
+            &mut self.scratch,
+        )?;
         if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
             return Err(internal(format!(
                 "an instruction of {} has more than 63 register operands",
@@ -207,21 +222,21 @@ impl<'o> ModuleCompiler<'o> {
             validate_ssa: checked,
             algorithm,
         };
-        let out = regalloc2::run(&low.vcode, &self.env, &ra_opts).map_err(|e| {
-            internal(format!(
-                "register allocation of {} failed: {e}",
-                m.sym(f.sym).name
-            ))
-        })?;
+        let out = regalloc2::run_with_ctx(&low.vcode, &self.env, &ra_opts, &mut self.ra_ctx)
+            .map_err(|e| {
+                internal(format!(
+                    "register allocation of {} failed: {e}",
+                    m.sym(f.sym).name
+                ))
+            })?;
         if checked {
             let mut ch = regalloc2::checker::Checker::new(&low.vcode, &self.env);
-            ch.prepare(&out);
+            ch.prepare(out);
             ch.run().map_err(|e| {
                 internal(format!("regalloc2 checker on {}: {e:?}", m.sym(f.sym).name))
             })?;
         }
-        let mut emitted = emit_function(&low, &out);
-        drop(out);
+        let mut emitted = emit_function(&low, out);
         self.spare = low.vcode.recycle();
         emitted.insts.push(Inst::Align(16));
         let sd = m.sym(f.sym);
@@ -270,13 +285,11 @@ impl<'o> ModuleCompiler<'o> {
                 }
             }
         }
-        let mut blocks = vec![None; f.blocks.len()];
-        for (&b, &l) in &emitted.block_labels {
-            if let (Some(slot), Some(&off)) = (blocks.get_mut(b.index()), asm.label_offsets.get(&l))
-            {
-                *slot = Some((l, off));
-            }
-        }
+        let blocks = emitted
+            .block_labels
+            .iter()
+            .map(|l| l.and_then(|l| asm.label_offsets.get(&l).map(|&off| (l, off))))
+            .collect();
         Ok(FnCode {
             sym: f.sym,
             align: f.align,

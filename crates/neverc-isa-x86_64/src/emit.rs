@@ -22,7 +22,6 @@ use crate::lower::{FrameInfo, Lowered, INTERNAL_LABEL, OUT_MARK};
 use crate::vcode::*;
 use neverc_codegen::cfi::CfaOp;
 use regalloc2::{Allocation, Edit, InstOrEdit, Output, PReg, PRegSet, RegClass};
-use std::collections::HashMap;
 
 /// `.cfi_*` text for a frame change.
 pub fn cfi_text(op: CfaOp) -> String {
@@ -46,8 +45,8 @@ pub struct Emitted {
     pub cfi: Vec<(usize, Label, CfaOp)>,
     /// The label after the last instruction of the code (the symbol's size).
     pub end: Label,
-    /// Final labels of address-taken blocks.
-    pub block_labels: HashMap<neverc_ir::Block, Label>,
+    /// Final labels of the lowered blocks, by IR block index.
+    pub block_labels: Vec<Option<Label>>,
     /// Inline asm statements: ranges of `insts` (the `-S` text marks them `#APP`).
     pub app: Vec<(usize, usize)>,
 }
@@ -317,7 +316,9 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                     let allocs = out.inst_allocs(ix);
                     let app_start = insts.len();
                     for t in &vi.insts {
-                        let mut t = *t;
+                        // Copied once, straight into the list, then rewritten there.
+                        insts.push(*t);
+                        let t = insts.last_mut().expect("just pushed");
                         t.map_regs_pure(
                             &|g: Gpr| {
                                 if g.0 & PH != 0 {
@@ -334,7 +335,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                                 }
                             },
                         );
-                        if let Inst::Lea { src, .. } = &mut t {
+                        if let Inst::Lea { src, .. } = t {
                             if src.disp == OUT_MARK {
                                 src.disp = fr.max_out as i32;
                             }
@@ -345,12 +346,11 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
                                 }
                             }
                         }
-                        if let Inst::Jcc { target, .. } = &mut t {
+                        if let Inst::Jcc { target, .. } = t {
                             if target.0 > u32::MAX - 0x1000_0000 {
                                 *target = succ_label((u32::MAX - target.0) as usize);
                             }
                         }
-                        insts.push(t);
                     }
                     if vi.inline_asm {
                         app.push((app_start, insts.len()));
@@ -440,7 +440,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     let block_labels = low
         .block_labels
         .iter()
-        .map(|(&b, &l)| (b, label_of(l.0 as usize)))
+        .map(|l| l.map(|l| label_of(l.0 as usize)))
         .collect();
     Emitted {
         insts,

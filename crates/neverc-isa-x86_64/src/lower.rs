@@ -19,7 +19,7 @@ use crate::backend::{BackendError, Options, Pic};
 use crate::vcode::*;
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::reloc::{RelocKind, SymId};
-use neverc_codegen::vcode::reverse_postorder;
+use neverc_codegen::vcode::{reverse_postorder, successor, successor_count};
 use neverc_ir as ir;
 use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
 use regalloc2::{
@@ -61,8 +61,8 @@ pub struct FrameInfo {
 pub struct Lowered {
     pub vcode: VCode,
     pub frame: FrameInfo,
-    /// Labels (vblock labels) of blocks whose address is taken, by IR block.
-    pub block_labels: HashMap<ir::Block, Label>,
+    /// Labels (vblock labels) of the lowered blocks, by IR block index.
+    pub block_labels: Vec<Option<Label>>,
     pub next_label: u32,
     /// Lay loops out with their exit test at the bottom (-O1).
     pub rotate_loops: bool,
@@ -314,6 +314,27 @@ fn needs_fp(f: &ir::Function) -> bool {
         })
 }
 
+/// The per-function tables of the lowering, kept from one function to the next (their
+/// allocations are reused; the contents are reset for each function).
+#[derive(Default)]
+pub struct Scratch {
+    vregs: Vec<Option<VReg>>,
+    uses: Vec<u32>,
+    cond_uses: Vec<u32>,
+    skip: Vec<bool>,
+    ir2v: Vec<usize>,
+    pred_edges: Vec<u32>,
+    slot_off: Vec<i32>,
+    main_lens: Vec<u32>,
+}
+
+/// `v` emptied and refilled with `n` copies of `x`.
+fn refill<T: Clone>(mut v: Vec<T>, n: usize, x: T) -> Vec<T> {
+    v.clear();
+    v.resize(n, x);
+    v
+}
+
 // Not inlined into its caller: it is a phase of its own in profiles.
 #[inline(never)]
 pub fn lower_function(
@@ -323,37 +344,39 @@ pub fn lower_function(
     syms: &[SymId],
     libcall: &mut dyn FnMut(&str) -> SymId,
     mut spare: Recycled,
+    scratch: &mut Scratch,
 ) -> Result<Lowered, BackendError> {
     let name = m.sym(f.sym).name.as_str();
     let nvals = f.values.len();
+    let sc = std::mem::take(scratch);
     let mut l = Lower {
         m,
         f,
         opts,
         syms,
         name,
-        vregs: vec![None; nvals],
+        vregs: refill(sc.vregs, nvals, None),
         nvregs: 0,
         f80: HashMap::new(),
         hi: HashMap::new(),
         libcall,
         fixed_size: 0,
-        slot_off: Vec::new(),
+        slot_off: refill(sc.slot_off, 0, 0),
         realign: 0,
         blocks: Vec::new(),
         main: spare.take_insts(),
         spare,
         main_blocks: 0,
-        main_lens: Vec::new(),
+        main_lens: refill(sc.main_lens, 0, 0),
         main_last: 0,
         main_out_of_order: false,
         cur: 0,
-        ir2v: vec![usize::MAX; f.blocks.len()],
-        uses: vec![0; nvals],
-        cond_uses: vec![0; nvals],
-        skip: vec![false; f.insts.len()],
+        ir2v: refill(sc.ir2v, f.blocks.len(), usize::MAX),
+        uses: refill(sc.uses, nvals, 0),
+        cond_uses: refill(sc.cond_uses, nvals, 0),
+        skip: refill(sc.skip, f.insts.len(), false),
         rmw: HashMap::new(),
-        pred_edges: vec![0; f.blocks.len()],
+        pred_edges: refill(sc.pred_edges, f.blocks.len(), 0),
         next_label: INTERNAL_LABEL,
         max_out: 0,
         has_alloca: false,
@@ -385,15 +408,17 @@ pub fn lower_function(
         .iter()
         .filter_map(|&r| dwarf_to_preg(r))
         .collect();
-    let mut block_labels = HashMap::new();
-    for (b, _) in f.blocks.iter().enumerate() {
-        let b = ir::Block(b as u32);
-        if let Some(&lp) = l.landing.get(&b) {
-            block_labels.insert(b, block_label(lp));
-        } else if l.ir2v[b.index()] != usize::MAX {
-            block_labels.insert(b, block_label(l.ir2v[b.index()]));
-        }
-    }
+    let block_labels = (0..f.blocks.len())
+        .map(|b| {
+            if let Some(&lp) = l.landing.get(&ir::Block(b as u32)) {
+                Some(block_label(lp))
+            } else if l.ir2v[b] != usize::MAX {
+                Some(block_label(l.ir2v[b]))
+            } else {
+                None
+            }
+        })
+        .collect();
     let frame = FrameInfo {
         fixed_size: l.fixed_size.next_multiple_of(16),
         max_out: l.max_out.next_multiple_of(16),
@@ -414,6 +439,16 @@ pub fn lower_function(
         });
     }
     let mut vcode = VCode::new_in_with(l.blocks, l.main, &l.main_lens, l.nvregs, &mut l.spare);
+    *scratch = Scratch {
+        vregs: l.vregs,
+        uses: l.uses,
+        cond_uses: l.cond_uses,
+        skip: l.skip,
+        ir2v: l.ir2v,
+        pred_edges: l.pred_edges,
+        slot_off: l.slot_off,
+        main_lens: l.main_lens,
+    };
     vcode.wide_float = f.values.iter().any(|v| v.ty == Type::V128);
     Ok(Lowered {
         vcode,
@@ -888,10 +923,11 @@ impl<'a> Lower<'a> {
                 if matches!(t, Op::IndirectJump { .. }) {
                     has_indirect = true;
                 }
-                for s in t.successors() {
-                    if !reach[s.index()] {
-                        reach[s.index()] = true;
-                        stack.push(s.index());
+                for k in 0..successor_count(t) {
+                    let s = successor(t, k).index();
+                    if !reach[s] {
+                        reach[s] = true;
+                        stack.push(s);
                     }
                 }
             }
@@ -904,8 +940,8 @@ impl<'a> Lower<'a> {
                 match &f.inst(last).op {
                     Op::IndirectJump { .. } => {}
                     t => {
-                        for s in t.successors() {
-                            self.pred_edges[s.index()] += 1;
+                        for k in 0..successor_count(t) {
+                            self.pred_edges[successor(t, k).index()] += 1;
                         }
                     }
                 }
@@ -921,7 +957,7 @@ impl<'a> Lower<'a> {
             self.ir2v[b] = v;
         }
         self.main_blocks = self.blocks.len();
-        self.main_lens = vec![0; self.main_blocks];
+        self.main_lens.resize(self.main_blocks, 0);
         if self.ir2v[0] != 0 {
             return Err(self.err("a function without an entry block"));
         }
@@ -3718,15 +3754,16 @@ impl<'a> Lower<'a> {
         let range = (max as i128 - min as i128) as u128;
         if cs.len() >= 4 && range < 3 * cs.len() as u128 && fits32(min) {
             // Jump table.
-            let mut succ_of: HashMap<ir::Block, usize> = HashMap::new();
+            // Successor index by IR block (usize::MAX: not a successor yet).
+            let mut succ_of: Vec<usize> = vec![usize::MAX; self.f.blocks.len()];
             let mut succs: Vec<usize> = Vec::new();
             let mut add = |l: &mut Self, blk: ir::Block| -> Result<usize, BackendError> {
-                if let Some(&i) = succ_of.get(&blk) {
-                    return Ok(i);
+                if succ_of[blk.index()] != usize::MAX {
+                    return Ok(succ_of[blk.index()]);
                 }
                 let v = l.edge(blk, &[])?;
                 succs.push(v);
-                succ_of.insert(blk, succs.len() - 1);
+                succ_of[blk.index()] = succs.len() - 1;
                 Ok(succs.len() - 1)
             };
             let dflt = add(self, default)?;
