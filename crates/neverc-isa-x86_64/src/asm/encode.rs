@@ -620,6 +620,78 @@ pub(crate) fn mov64_imm(v: i64) -> Mov64Imm {
     }
 }
 
+/// The plain forms of the most common instructions (see [`plain`]), matched by reference;
+/// false when `inst` is not one (nothing written).
+fn encode_plain(inst: &Inst, sink: &mut Sink) -> bool {
+    match inst {
+        Inst::Mov {
+            size,
+            src: Rmi::Reg(s),
+            dst,
+        } => {
+            let (b, size) = (*size == Size::S8, *size);
+            let force = byte_rex(size, *s) || rm_byte_rex(size, dst);
+            let op = if b { 0x88 } else { 0x89 };
+            plain(sink, size, force, &[op], s.0, plain_rm(dst), &[])
+        }
+        Inst::Mov {
+            size,
+            src: Rmi::Mem(m),
+            dst: Rm::Reg(d),
+        } => {
+            let op = if *size == Size::S8 { 0x8A } else { 0x8B };
+            plain(sink, *size, byte_rex(*size, *d), &[op], d.0, Err(m), &[])
+        }
+        Inst::Mov {
+            size,
+            src: Rmi::Imm(v),
+            dst: Rm::Mem(m),
+        } => {
+            let Some(v) = norm_imm(*size, *v) else {
+                return false;
+            };
+            let op = if *size == Size::S8 { 0xC6 } else { 0xC7 };
+            let imm = v.to_le_bytes();
+            let imm = &imm[..imm_width(*size) as usize];
+            plain(sink, *size, false, &[op], 0, Err(m), imm)
+        }
+        Inst::Lea { size, src, dst } => {
+            *size != Size::S8 && plain(sink, *size, false, &[0x8D], dst.0, Err(src), &[])
+        }
+        Inst::Alu { op, size, src, dst } => {
+            // op*8 + 0/1: r/m8,r8  r/m,r;  + 2/3: r8,r/m8  r,r/m
+            let b8 = (*op as u8) << 3;
+            let (b, size) = (*size == Size::S8, *size);
+            match (src, dst) {
+                (Rmi::Reg(s), _) => {
+                    let force = byte_rex(size, *s) || rm_byte_rex(size, dst);
+                    let o = if b { b8 } else { b8 + 1 };
+                    plain(sink, size, force, &[o], s.0, plain_rm(dst), &[])
+                }
+                (Rmi::Mem(m), Rm::Reg(d)) => {
+                    let o = if b { b8 + 2 } else { b8 + 3 };
+                    plain(sink, size, byte_rex(size, *d), &[o], d.0, Err(m), &[])
+                }
+                (Rmi::Imm(v), _) if !b => match norm_imm(size, *v) {
+                    // 83 /op ib
+                    Some(v) if (-128..=127).contains(&v) => plain(
+                        sink,
+                        size,
+                        false,
+                        &[0x83],
+                        *op as u8,
+                        plain_rm(dst),
+                        &[v as u8],
+                    ),
+                    _ => false,
+                },
+                _ => false,
+            }
+        }
+        _ => false,
+    }
+}
+
 /// Encode one instruction. Label jumps are encoded in their near (rel32) form; `Label` and
 /// `Align` emit nothing (the assembler lays them out); `JumpTableEntry` emits a label use.
 pub fn encode(inst: &Inst, sink: &mut Sink) -> Result<(), EncodeError> {
@@ -628,6 +700,9 @@ pub fn encode(inst: &Inst, sink: &mut Sink) -> Result<(), EncodeError> {
 
 /// Like `encode`, but a label jump takes its short (rel8) form when `short` is set.
 pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), EncodeError> {
+    if encode_plain(inst, sink) {
+        return Ok(());
+    }
     use Inst::*;
     let i = inst;
     match *inst {
@@ -647,11 +722,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             let b = size == Size::S8;
             match (src, dst) {
                 (Rmi::Reg(s), Rm::Reg(_)) | (Rmi::Reg(s), Rm::Mem(_)) => {
-                    let force = byte_rex(size, s) || rm_byte_rex(size, &dst);
-                    let op = if b { 0x88 } else { 0x89 };
-                    if plain(sink, size, force, &[op], s.0, plain_rm(&dst), &[]) {
-                        return Ok(());
-                    }
                     let mut p = sized(Parts::new(if b { &[0x88] } else { &[0x89] }), size);
                     p.reg = s.0;
                     p.rm = rm_arg(&dst);
@@ -659,10 +729,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                     emit(i, sink, p)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
-                    let op = if b { 0x8A } else { 0x8B };
-                    if plain(sink, size, byte_rex(size, d), &[op], d.0, Err(&m), &[]) {
-                        return Ok(());
-                    }
                     let mut p = sized(Parts::new(if b { &[0x8A] } else { &[0x8B] }), size);
                     p.reg = d.0;
                     p.rm = RmArg::Mem(m);
@@ -702,12 +768,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 }
                 (Rmi::Imm(v), Rm::Mem(m)) => {
                     let v = norm_imm(size, v).ok_or_else(|| err(i, "immediate out of range"))?;
-                    let op = if b { 0xC6 } else { 0xC7 };
-                    let imm = v.to_le_bytes();
-                    let imm = &imm[..imm_width(size) as usize];
-                    if plain(sink, size, false, &[op], 0, Err(&m), imm) {
-                        return Ok(());
-                    }
                     let mut p = sized(Parts::new(if b { &[0xC6] } else { &[0xC7] }), size);
                     p.rm = RmArg::Mem(m);
                     p.imm = ImmArg::Val(v, imm_width(size));
@@ -778,9 +838,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 // gas refuses it ("relocated field and relocation type differ in signedness").
                 return Err(err(i, "a symbolic absolute address in a 16/32-bit lea"));
             }
-            if plain(sink, size, false, &[0x8D], dst.0, Err(&src), &[]) {
-                return Ok(());
-            }
             let mut p = sized(Parts::new(&[0x8D]), size);
             p.reg = dst.0;
             p.rm = RmArg::Mem(src);
@@ -836,11 +893,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
             let b = size == Size::S8;
             match (src, dst) {
                 (Rmi::Reg(s), _) => {
-                    let force = byte_rex(size, s) || rm_byte_rex(size, &dst);
-                    let op = if b { &o[0..1] } else { &o[1..2] };
-                    if plain(sink, size, force, op, s.0, plain_rm(&dst), &[]) {
-                        return Ok(());
-                    }
                     let mut p = sized(Parts::new(if b { &o[0..1] } else { &o[1..2] }), size);
                     p.reg = s.0;
                     p.rm = rm_arg(&dst);
@@ -848,10 +900,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                     emit(i, sink, p)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
-                    let op = if b { &o[2..3] } else { &o[3..4] };
-                    if plain(sink, size, byte_rex(size, d), op, d.0, Err(&m), &[]) {
-                        return Ok(());
-                    }
                     let mut p = sized(Parts::new(if b { &o[2..3] } else { &o[3..4] }), size);
                     p.reg = d.0;
                     p.rm = RmArg::Mem(m);
@@ -862,21 +910,6 @@ pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), Enco
                 (Rmi::Imm(v), _) => {
                     let v = norm_imm(size, v).ok_or_else(|| err(i, "immediate out of range"))?;
                     let acc = matches!(dst, Rm::Reg(Gpr(0)));
-                    if !b && (-128..=127).contains(&v) {
-                        // 83 /op ib
-                        let force = rm_byte_rex(size, &dst);
-                        if plain(
-                            sink,
-                            size,
-                            force,
-                            &[0x83],
-                            op as u8,
-                            plain_rm(&dst),
-                            &[v as u8],
-                        ) {
-                            return Ok(());
-                        }
-                    }
                     let mut p = if b {
                         if acc {
                             Parts::new(&o[4..5])
