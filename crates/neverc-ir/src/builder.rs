@@ -314,6 +314,16 @@ impl FunctionBuilder {
         v
     }
     pub fn store(&mut self, value: Value, addr: Value, offset: i32, flags: MemFlags) {
+        // What the store may change is forgotten: with a slot's address, that slot's
+        // places and the places reached through other pointers (which may point into
+        // the slot); else every place.
+        let mut known = std::mem::take(&mut self.known);
+        if !known.is_empty() && !flags.volatile && self.is_slot_addr(addr) {
+            let f = &self.func;
+            known.retain(|k| k.0 != addr && Self::defined_as_slot_addr(f, k.0));
+        } else {
+            known.clear();
+        }
         self.push(
             Op::Store {
                 value,
@@ -323,10 +333,20 @@ impl FunctionBuilder {
             },
             None,
         );
-        // The store forgot every place (it may alias any); its own now holds `value`.
+        self.known = known;
+        // Its own place now holds `value`.
         if self.reuse_loads && !flags.volatile {
             let ty = self.func.value_type(value);
             self.remember(addr, offset, ty, value);
+        }
+    }
+    fn is_slot_addr(&self, v: Value) -> bool {
+        Self::defined_as_slot_addr(&self.func, v)
+    }
+    fn defined_as_slot_addr(f: &Function, v: Value) -> bool {
+        match f.values[v.index()].def {
+            ValueDef::Result(i, 0) => matches!(f.insts[i.index()].op, Op::SlotAddr(_)),
+            _ => false,
         }
     }
     /// Forgets what the current block's memory holds (with `reuse_loads`): for a caller

@@ -114,3 +114,132 @@ fn loops_with_block_parameters_verify() {
     verify(&f).unwrap();
     assert_eq!(dominators(&f), vec![Some(0), Some(0), Some(1), Some(1)]);
 }
+
+/// `void f(int *p)` built with irgen's -O0 settings by `body`, printed without its header.
+fn built_at_o0(body: impl FnOnce(&mut FunctionBuilder, Value)) -> Vec<String> {
+    let mut m = Module::default();
+    let sig = Signature::new(CType::Void, [CType::Pointer]);
+    let plan = plan_call(machine(), &sig).unwrap();
+    let sym = m.symbol("f", SymKind::Func);
+    let mut b = FunctionBuilder::new(sym, plan, false);
+    b.share_constants = true;
+    b.reuse_loads = true;
+    let p = b.add_param(Block(0), Type::Ptr);
+    body(&mut b, p);
+    let f = b.finish();
+    verify(&f).unwrap();
+    let text = print_function(&m, &f);
+    text.lines().skip(1).map(str::to_string).collect()
+}
+
+#[test]
+fn shares_slot_addresses_and_constants_at_the_entry() {
+    let body = built_at_o0(|b, _| {
+        let s = b.add_slot(4, 4);
+        let next = b.new_block();
+        let one = b.iconst(Type::I32, 1);
+        let a = b.slot_addr(s);
+        b.store(one, a, 0, MemFlags::aligned(4));
+        b.jump(next, vec![]);
+        b.switch_to(next);
+        // The same slot address and constant: the entry block's values.
+        let a2 = b.slot_addr(s);
+        let one2 = b.iconst(Type::I32, 1);
+        assert_eq!((a2, one2), (a, one));
+        let two = b.iconst(Type::I64, 1);
+        assert_ne!(two, one, "another type is another constant");
+        b.store(one2, a2, 0, MemFlags::aligned(4));
+        b.push(Op::Return(vec![]), None);
+    });
+    assert_eq!(
+        body,
+        [
+            "  slot0 = 4 align 4",
+            "block0(v0: ptr):",
+            "  v1 = iconst.i32 1",
+            "  v2 = slot_addr slot0",
+            "  v3 = iconst.i64 1",
+            "  store v1, v2+0 align 4",
+            "  jump block1",
+            "block1():",
+            "  store v1, v2+0 align 4",
+            "  ret",
+        ]
+    );
+}
+
+#[test]
+fn reuses_loads_until_memory_may_change() {
+    let body = built_at_o0(|b, p| {
+        let s = b.add_slot(4, 4);
+        let t = b.add_slot(4, 4);
+        let (a, c) = (b.slot_addr(s), b.slot_addr(t));
+        let f4 = MemFlags::aligned(4);
+        let x = b.load(Type::I32, a, 0, f4);
+        assert_eq!(b.load(Type::I32, a, 0, f4), x, "loaded again");
+        let y = b.load(Type::I32, c, 0, f4);
+        // A store to another slot leaves `a`'s contents known; its own place holds
+        // the value stored.
+        b.store(x, c, 0, f4);
+        assert_eq!(b.load(Type::I32, a, 0, f4), x);
+        assert_eq!(b.load(Type::I32, c, 0, f4), x, "forwarded");
+        assert_ne!(
+            b.load(Type::I16, c, 0, f4),
+            y,
+            "another type is another load"
+        );
+        // A store through a pointer may write any slot.
+        b.store(y, p, 0, f4);
+        let x2 = b.load(Type::I32, a, 0, f4);
+        assert_ne!(x2, x);
+        // A volatile load is never reused.
+        let vol = MemFlags {
+            align: 4,
+            volatile: true,
+        };
+        let v1 = b.load(Type::I32, a, 0, vol);
+        assert_ne!(b.load(Type::I32, a, 0, vol), v1);
+        b.push(Op::Return(vec![]), None);
+    });
+    assert_eq!(
+        body,
+        [
+            "  slot0 = 4 align 4",
+            "  slot1 = 4 align 4",
+            "block0(v0: ptr):",
+            "  v1 = slot_addr slot0",
+            "  v2 = slot_addr slot1",
+            "  v3 = load.i32 v1+0 align 4",
+            "  v4 = load.i32 v2+0 align 4",
+            "  store v3, v2+0 align 4",
+            "  v5 = load.i16 v2+0 align 4",
+            "  store v4, v0+0 align 4",
+            "  v6 = load.i32 v1+0 align 4",
+            "  v7 = load.i32 v1+0 align 4 volatile",
+            "  v8 = load.i32 v1+0 align 4 volatile",
+            "  ret",
+        ]
+    );
+}
+
+#[test]
+fn takes_back_only_the_latest_instruction() {
+    let body = built_at_o0(|b, p| {
+        let x = b.load(Type::I32, p, 0, MemFlags::aligned(4));
+        let w = b.conv(ConvOp::Zext, x, Type::I64);
+        let n = b.conv(ConvOp::Sext, x, Type::I64);
+        assert!(!b.take_back(w), "not the latest");
+        assert!(b.take_back(n));
+        assert!(!b.take_back(n), "already gone");
+        b.push(Op::Return(vec![]), None);
+    });
+    assert_eq!(
+        body,
+        [
+            "block0(v0: ptr):",
+            "  v1 = load.i32 v0+0 align 4",
+            "  v2 = zext.i64 v1",
+            "  ret",
+        ]
+    );
+}
