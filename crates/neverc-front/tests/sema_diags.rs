@@ -675,3 +675,21 @@ t.c:3:24: error: 'k' undeclared here (not in a function)
         2,
     );
 }
+
+/// An integer cast to a pointer of another size is warned about unless it is a constant,
+/// casts and all (sema marks the expressions that cannot be constants as it types them).
+#[test]
+fn int_to_pointer_casts_of_constants() {
+    check(
+        r#"void *a(void) { return (void *)((unsigned int)5 + 2); }
+void *b(unsigned u) { return (void *)(u + 2); }
+void *c(void) { return (void *)(unsigned char)(300 + (short)2); }
+"#,
+        r#"t.c: In function 'b':
+t.c:2:30: warning: cast to pointer from integer of different size [-Wint-to-pointer-cast]
+    2 | void *b(unsigned u) { return (void *)(u + 2); }
+      |                              ^
+"#,
+        0,
+    );
+}

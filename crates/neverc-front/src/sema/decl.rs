@@ -444,8 +444,8 @@ impl<'a> Sema<'a> {
         };
         let fields = r.fields.as_ref().unwrap();
         self.defining.push(idx);
-        let member_ctx = self.tok_after(r.loc);
-        let outer_ctx = std::mem::replace(&mut self.decl_ctx, member_ctx);
+        let outer_ctx = std::mem::replace(&mut self.decl_ctx, r.loc);
+        let outer_after = std::mem::replace(&mut self.decl_ctx_after, true);
         let mut members = Vec::new();
         let mut opaque = false;
         let mut flexible_at = Vec::new();
@@ -624,6 +624,7 @@ impl<'a> Sema<'a> {
         }
         self.defining.pop();
         self.decl_ctx = outer_ctx;
+        self.decl_ctx_after = outer_after;
         for (i, nm, loc, named) in flexible_at {
             if i + 1 < members.len() {
                 self.error(
@@ -712,6 +713,16 @@ impl<'a> Sema<'a> {
         Some(i)
     }
 
+    /// gcc's "input location" for some declaration diagnostics (see
+    /// [`Sema::decl_ctx_after`]).
+    pub(crate) fn decl_ctx(&self) -> Loc {
+        if self.decl_ctx_after {
+            self.tok_after(self.decl_ctx)
+        } else {
+            self.decl_ctx
+        }
+    }
+
     /// Where the token after the one at `loc` is.
     pub(crate) fn tok_after(&self, loc: Loc) -> Loc {
         let toks = &self.ast.tokens;
@@ -739,16 +750,19 @@ impl<'a> Sema<'a> {
                 AlignSpec::Expr(e) => {
                     let t = self.expr(*e);
                     // gcc's place: the declaration's start (in a record, its tag).
-                    let at = if self.defining.is_empty() {
-                        self.stmt_loc
-                    } else {
-                        self.decl_ctx
+                    let at = |s: &Self| {
+                        if s.defining.is_empty() {
+                            s.stmt_loc
+                        } else {
+                            s.decl_ctx()
+                        }
                     };
                     match self.eval(*e).filter(|_| self.types.is_integer(t)) {
                         Some(0) => None,
                         Some(v)
                             if v < 0 || v > u32::MAX as i128 || !(v as u32).is_power_of_two() =>
                         {
+                            let at = at(self);
                             let len = self.tok_len_at(at);
                             let msg =
                                 format!("requested alignment '{v}' is not a positive power of 2");
@@ -760,6 +774,7 @@ impl<'a> Sema<'a> {
                             if !self.types.is_error(t)
                                 && (!self.types.is_integer(t) || self.reads_runtime(*e))
                             {
+                                let at = at(self);
                                 let len = self.tok_len_at(at);
                                 self.error(
                                     at,
@@ -1354,8 +1369,9 @@ impl<'a> Sema<'a> {
         }
         if d.name.is_some() && self.types.quals(t) & qual::RESTRICT != 0 && !self.restrict_ok(t) {
             // gcc says it again for the declared entity's own type.
-            let len = self.tok_len_at(self.decl_ctx);
-            self.error(self.decl_ctx, len, "invalid use of 'restrict'");
+            let at = self.decl_ctx();
+            let len = self.tok_len_at(at);
+            self.error(at, len, "invalid use of 'restrict'");
         }
         self.type_attrs(t, &d.attrs)
     }
@@ -1375,8 +1391,9 @@ impl<'a> Sema<'a> {
         if q & qual::RESTRICT == 0 || self.restrict_ok(t) {
             return t;
         }
-        let len = self.tok_len_at(self.decl_ctx);
-        self.error(self.decl_ctx, len, "invalid use of 'restrict'");
+        let at = self.decl_ctx();
+        let len = self.tok_len_at(at);
+        self.error(at, len, "invalid use of 'restrict'");
         t
     }
 
@@ -1555,11 +1572,11 @@ impl<'a> Sema<'a> {
                 continue;
             };
             if id.init.is_some() {
-                let n = self.name(name);
                 let at = self.stmt_loc;
                 // The caret's length only when reporting: `tok_len_at` scans the tokens.
                 if sp.storage == Some(Storage::Typedef) {
                     let len = self.tok_len_at(at);
+                    let n = self.name(name);
                     self.error(
                         at,
                         len,
@@ -1569,6 +1586,7 @@ impl<'a> Sema<'a> {
                 }
                 if matches!(self.types.kind(ty), Kind::Func(_)) {
                     let len = self.tok_len_at(at);
+                    let n = self.name(name);
                     self.error(
                         at,
                         len,
@@ -1582,6 +1600,7 @@ impl<'a> Sema<'a> {
                 }
                 if sp.storage == Some(Storage::Extern) && !self.at_file_scope() {
                     let nl = self.sym_len(name);
+                    let n = self.name(name);
                     self.error(
                         id.decl.loc,
                         nl,
@@ -1653,7 +1672,6 @@ impl<'a> Sema<'a> {
                         .intern(Kind::Array(e, ArrLen::Fixed(n)), self.types.quals(ty));
                 }
             }
-            let len = self.sym_len(name);
             let is_extern = sp.storage == Some(Storage::Extern);
             let mut check_later = false;
             if !is_extern && !matches!(self.types.kind(ty), Kind::Func(_)) {
@@ -1661,7 +1679,7 @@ impl<'a> Sema<'a> {
                     let n = self.name(name);
                     self.error(
                         id.decl.loc,
-                        len,
+                        self.sym_len(name),
                         format!("variable or field '{n}' declared void"),
                     );
                     ty = TypeId::ERROR;
@@ -1670,7 +1688,11 @@ impl<'a> Sema<'a> {
                 } else if matches!(self.types.kind(ty), Kind::Array(_, ArrLen::Unknown)) {
                     if id.init.is_none() {
                         let n = self.name(name);
-                        self.error(id.decl.loc, len, format!("array size missing in '{n}'"));
+                        self.error(
+                            id.decl.loc,
+                            self.sym_len(name),
+                            format!("array size missing in '{n}'"),
+                        );
                     }
                 } else if !self.types.is_error(ty)
                     && !self.types.is_complete(ty)
@@ -1679,13 +1701,13 @@ impl<'a> Sema<'a> {
                     let n = self.name(name);
                     self.error(
                         id.decl.loc,
-                        len,
+                        self.sym_len(name),
                         format!("storage size of '{n}' isn't known"),
                     );
                 }
             }
             if let Some(msg) = self.variably_modified_error(sp, ty, &id.decl) {
-                self.error(id.decl.loc, len, msg);
+                self.error(id.decl.loc, self.sym_len(name), msg);
                 ty = TypeId::ERROR;
             }
             let oid = self.declare(name, ty, sp.storage, id.decl.loc, id.init.is_some());
@@ -1712,7 +1734,8 @@ impl<'a> Sema<'a> {
                 self.note_func_align(oid, &sp.attrs, &id.decl.attrs);
             }
             if let Some(d) = this_decl {
-                self.decl_ords.insert((d, index as u32), oid);
+                self.decl_ords
+                    .insert(d, index as u32, list.len() as u32, oid);
             }
             if check_later {
                 self.tentative.push((oid, id.decl.loc));
@@ -1721,7 +1744,12 @@ impl<'a> Sema<'a> {
                 self.init(i);
                 let is_static = self.at_file_scope() || sp.storage == Some(Storage::Static);
                 let ctx = self.spec_type_loc(sp);
-                let n = self.name(name);
+                // The name starts the paths of the notes about a braced initialiser's
+                // elements; an expression's diagnostics do not name the object.
+                let n = match ast.init(i) {
+                    Init::Expr(_) => String::new(),
+                    Init::List { .. } => self.name(name),
+                };
                 self.check_initializer(ty, i, &n, is_static, ctx);
                 // Static initialisers of integer objects are constant: keep their values.
                 if let (true, Init::Expr(e)) = (self.at_file_scope(), ast.init(i)) {
@@ -1813,7 +1841,6 @@ impl<'a> Sema<'a> {
     ) -> u32 {
         let is_func = matches!(self.types.kind(ty), Kind::Func(_));
         let file = self.at_file_scope();
-        let len = self.sym_len(name);
         // Linkage (C17 6.2.2).
         let prior = self.lookup(name);
         let prior_linkage = prior.and_then(|p| match self.ords[p as usize].kind {
@@ -1862,12 +1889,16 @@ impl<'a> Sema<'a> {
                     if pl == Linkage::None || linkage == Linkage::None {
                         if self.lookup_current(name) == Some(p) {
                             let n = self.name(name);
-                            self.error(loc, len, format!("redeclaration of '{n}' with no linkage"));
+                            self.error(
+                                loc,
+                                self.sym_len(name),
+                                format!("redeclaration of '{n}' with no linkage"),
+                            );
                             let msg = format!(
                                 "previous declaration of '{n}' with type '{}'",
                                 self.tname(po.ty)
                             );
-                            self.note(po.loc, len, msg);
+                            self.note(po.loc, self.sym_len(name), msg);
                             return p;
                         }
                     } else if !self.types.compatible(po.ty, ty) {
@@ -1876,24 +1907,28 @@ impl<'a> Sema<'a> {
                         if implicit {
                             self.warning(
                                 loc,
-                                len,
+                                self.sym_len(name),
                                 format!("conflicting types for '{n}'; have '{have}'"),
                                 "",
                             );
                             let msg = format!(
                                 "previous implicit declaration of '{n}' with type '{have}'"
                             );
-                            self.note(po.loc, len, msg);
+                            self.note(po.loc, self.sym_len(name), msg);
                         } else if !is_func && {
                             let (a, b) = (self.types.unqual(po.ty), self.types.unqual(ty));
                             self.types.compatible(a, b)
                         } {
-                            self.error(loc, len, format!("conflicting type qualifiers for '{n}'"));
+                            self.error(
+                                loc,
+                                self.sym_len(name),
+                                format!("conflicting type qualifiers for '{n}'"),
+                            );
                             self.previous_note(p);
                         } else {
                             self.error(
                                 loc,
-                                len,
+                                self.sym_len(name),
                                 format!("conflicting types for '{n}'; have '{have}'"),
                             );
                             let what = if pd { "definition" } else { "declaration" };
@@ -1901,24 +1936,24 @@ impl<'a> Sema<'a> {
                                 "previous {what} of '{n}' with type '{}'",
                                 self.tname(po.ty)
                             );
-                            self.note(po.loc, len, msg);
+                            self.note(po.loc, self.sym_len(name), msg);
                         }
                         self.replace(p, name, ty, loc, linkage, is_static, defines);
                         return p;
                     } else if pd && defines && !is_func {
                         let n = self.name(name);
-                        self.error(loc, len, format!("redefinition of '{n}'"));
+                        self.error(loc, self.sym_len(name), format!("redefinition of '{n}'"));
                         let msg = format!(
                             "previous definition of '{n}' with type '{}'",
                             self.tname(po.ty)
                         );
-                        self.note(po.loc, len, msg);
+                        self.note(po.loc, self.sym_len(name), msg);
                         return p;
                     } else if pl == Linkage::Internal && linkage == Linkage::External && !is_func {
                         let n = self.name(name);
                         self.error(
                             loc,
-                            len,
+                            self.sym_len(name),
                             format!("non-static declaration of '{n}' follows static declaration"),
                         );
                         self.previous_note(p);
@@ -1930,14 +1965,14 @@ impl<'a> Sema<'a> {
                         let n = self.name(name);
                         self.error(
                             loc,
-                            len,
+                            self.sym_len(name),
                             format!("static declaration of '{n}' follows non-static declaration"),
                         );
                         let msg = format!(
                             "previous declaration of '{n}' with type '{}'",
                             self.tname(po.ty)
                         );
-                        self.note(po.loc, len, msg);
+                        self.note(po.loc, self.sym_len(name), msg);
                         return p;
                     } else {
                         let comp = self.types.composite(po.ty, ty);
@@ -2697,12 +2732,12 @@ impl<'a> Sema<'a> {
             StmtKind::Return(e) => {
                 // On by default; -Wall (or -Wreturn-type) names the option, and
                 // -Wno-return-type drops them, as gcc does.
-                let option = if self.warning_on("return-type", &["all"]) {
+                let option = if self.warns.return_type {
                     "return-type"
                 } else {
                     ""
                 };
-                let dropped = self.pp.diags.policy.disabled.contains("return-type");
+                let dropped = self.warns.return_type_dropped;
                 let (ret, floc, fname) = match &self.func {
                     Some(f) => (f.ret, f.loc, Some(f.name)),
                     None => (TypeId::ERROR, st.loc, None),

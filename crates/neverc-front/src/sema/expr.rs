@@ -137,10 +137,121 @@ impl<'a> Sema<'a> {
             return TypeId::ERROR;
         }
         self.rec += 1;
-        let t = self.expr_inner(e);
+        // The commonest kinds here; the others in `expr_inner`, whose many cases make
+        // it costly to enter.
+        // Each also says whether `eval` of the expression would fail (see
+        // `never_constant`).
+        let ex = self.ast.expr(e);
+        let (t, never) = match ex.kind {
+            ExprKind::Ident(s) => match self.lookup(s) {
+                // `ident`'s common case.
+                Some(o) => {
+                    self.refs.insert(e, o);
+                    if let Some(u) = self.usage.get_mut(&o) {
+                        *u |= super::READ;
+                    }
+                    match self.ords[o as usize] {
+                        Ordinary {
+                            kind: OrdKind::Typedef,
+                            ..
+                        } => (TypeId::ERROR, false),
+                        Ordinary {
+                            kind: OrdKind::EnumConst(_),
+                            ty,
+                            ..
+                        } => (ty, false),
+                        Ordinary { ty, .. } => (ty, true),
+                    }
+                }
+                None => {
+                    let t = self.unbound_ident(e, s, ex.loc, false);
+                    (t, self.never_constant(e))
+                }
+            },
+            ExprKind::Int(i) => (self.int_lit_type(i), false),
+            ExprKind::Paren(x) if self.discarded != Some(e) => (self.expr(x), self.is_not_const(x)),
+            _ => {
+                let t = self.expr_inner(e);
+                // (`never_constant` reads the type.)
+                self.expr_types[e.0 as usize] = t;
+                (t, self.never_constant(e))
+            }
+        };
         self.rec -= 1;
         self.expr_types[e.0 as usize] = t;
+        if never && t != TypeId::ERROR {
+            self.not_const[e.0 as usize / 64] |= 1u64 << (e.0 % 64);
+        }
         t
+    }
+
+    /// Is `e` marked as no integer constant expression (see [`Self::eval`])?
+    #[inline]
+    fn is_not_const(&self, e: ExprId) -> bool {
+        self.not_const[e.0 as usize / 64] & (1u64 << (e.0 % 64)) != 0
+    }
+
+    /// Would [`Self::eval`] of the just typed `e` fail, as its form or an operand already
+    /// known not to be constant says, and that before evaluating any operand it has not
+    /// evaluated yet? Such an expression is marked at once, so that the constant operand
+    /// checks of the operators above it (every `/`, `%`, shift, `+`, `-` and `*`) cost a
+    /// bit test rather than a walk of the subtree. (The walk's side effect must stay:
+    /// the values of the constant operands it meets before failing are recorded, and
+    /// irgen folds what is recorded. So `513 / 433 >> x` is not marked until asked:
+    /// evaluating it records `513 / 433`.)
+    fn never_constant(&self, e: ExprId) -> bool {
+        let nc = |x: ExprId| self.is_not_const(x);
+        match self.ast.expr(e).kind {
+            // An identifier is a constant only as an enumerator (`eval` looks it up again
+            // in the same scope).
+            ExprKind::Ident(_) => self
+                .refs
+                .get(&e)
+                .is_some_and(|&o| !matches!(self.ords[o as usize].kind, OrdKind::EnumConst(_))),
+            ExprKind::Paren(x)
+            | ExprKind::Unary(
+                UnOp::Extension | UnOp::Plus | UnOp::Neg | UnOp::BitNot | UnOp::Not,
+                x,
+            ) => nc(x),
+            ExprKind::Unary(..) => true,
+            // `eval` tries `a` first, then `b`.
+            ExprKind::Binary(op, a, b) => {
+                nc(a)
+                    || (!matches!(op, BinOp::And | BinOp::Or)
+                        && self.values.get(&a).is_some()
+                        && nc(b))
+            }
+            ExprKind::Cond(c, ..) => nc(c),
+            ExprKind::Cast(_, x) => {
+                let ty = self.expr_types[e.0 as usize];
+                !self.types.is_integer(ty)
+                    || (self.types.is_integer(self.expr_types[x.0 as usize]) && nc(x))
+            }
+            ExprKind::Float(_)
+            | ExprKind::Str(_)
+            | ExprKind::Nullptr
+            | ExprKind::Assign(..)
+            | ExprKind::Comma(..)
+            | ExprKind::Call(..)
+            | ExprKind::Index(..)
+            | ExprKind::Member { .. }
+            | ExprKind::CompoundLit(..)
+            | ExprKind::StmtExpr(_)
+            | ExprKind::LabelAddr(_)
+            | ExprKind::VaArg(..)
+            | ExprKind::Error => true,
+            ExprKind::Int(_)
+            | ExprKind::Char(_)
+            | ExprKind::BoolLit(_)
+            | ExprKind::SizeofExpr(_)
+            | ExprKind::SizeofType(_)
+            | ExprKind::AlignofExpr(_)
+            | ExprKind::AlignofType(..)
+            | ExprKind::Generic(..)
+            | ExprKind::Offsetof(..)
+            | ExprKind::TypesCompatible(..)
+            | ExprKind::ChooseExpr(..) => false,
+        }
     }
 
     /// Types an expression whose value is discarded.
@@ -162,9 +273,7 @@ impl<'a> Sema<'a> {
         self.discarded = Some(e);
         let t = self.rvalue(e);
         self.discarded = None;
-        if matches!(self.ast.expr(e).kind, ExprKind::Assign(None, ..))
-            && self.warning_on("parentheses", &["all"])
-        {
+        if matches!(self.ast.expr(e).kind, ExprKind::Assign(None, ..)) && self.warns.parentheses {
             let (loc, len) = self.start_loc(e);
             self.warning(
                 loc,
@@ -238,18 +347,19 @@ impl<'a> Sema<'a> {
     /// The type of `e` after lvalue conversion and decay.
     pub(crate) fn rvalue(&mut self, e: ExprId) -> TypeId {
         let t = self.expr(e);
-        if let Some(p) = self.bitfield_promotion(e) {
-            return p;
+        if self.named_bitfields {
+            if let Some(p) = self.bitfield_promotion(e) {
+                return p;
+            }
         }
         self.types.decay(t)
     }
 
     /// A bit-field narrower than `int` promotes to `int` whatever its declared type
-    /// (gcc's rule, C17 6.3.1.1p2): the type its value has as an operand.
-    pub(crate) fn bitfield_promotion(&mut self, e: ExprId) -> Option<TypeId> {
-        if !self.named_bitfields {
-            return None;
-        }
+    /// (gcc's rule, C17 6.3.1.1p2): the type its value has as an operand. (Asked only
+    /// once some record has a named bit-field.)
+    #[inline(never)]
+    fn bitfield_promotion(&mut self, e: ExprId) -> Option<TypeId> {
         let mut e = e;
         while let ExprKind::Paren(x) = self.ast.expr(e).kind {
             e = x;
@@ -277,6 +387,11 @@ impl<'a> Sema<'a> {
         let lit = &self.ast.lits.ints[i as usize];
         let (v, nd, u, longs) = (lit.value, lit.non_decimal, lit.unsigned, lit.longs);
         let imag = lit.imaginary;
+        // Most literals: small enough for the first candidate, `int` or `unsigned int`
+        // (at least 16 bits wide), whatever the target.
+        if longs == 0 && !imag && v <= 0x7fff {
+            return self.types.int(if u { UInt } else { Int });
+        }
         // The candidate types in order (C17 6.4.4.1p5), without an allocation per literal.
         let mut cands = [ULongLong; 6];
         let mut n = 0;
@@ -384,7 +499,18 @@ impl<'a> Sema<'a> {
     }
 
     /// Is the expression an lvalue (C17 6.3.2.1)?
+    #[inline]
     pub(super) fn is_lvalue(&self, e: ExprId) -> bool {
+        // (An identifier most often.)
+        if let ExprKind::Ident(_) = self.ast.expr(e).kind {
+            let t = self.expr_types[e.0 as usize];
+            return self.types.is_error(t) || !matches!(self.types.kind(t), Kind::Func(_));
+        }
+        self.is_lvalue_general(e)
+    }
+
+    #[inline(never)]
+    fn is_lvalue_general(&self, e: ExprId) -> bool {
         let t = self.expr_types[e.0 as usize];
         if self.types.is_error(t) {
             return true;
@@ -407,12 +533,40 @@ impl<'a> Sema<'a> {
     /// Reports at the operator (`at`, gcc's place) when operand `e` is not an lvalue.
     fn require_lvalue(&mut self, e: ExprId, at: ExprId, what: &str) {
         if !self.is_lvalue(e) {
-            let loc = self.ast.expr(at).loc;
-            let len = self.tok_len_at(loc);
-            self.error(loc, len, format!("lvalue required as {what}"));
+            self.lvalue_required(at, what);
         }
     }
 
+    /// gcc's error for an operand that is not an lvalue, at the operator `at`.
+    fn lvalue_required(&mut self, at: ExprId, what: &str) {
+        let loc = self.ast.expr(at).loc;
+        let len = self.tok_len_at(loc);
+        self.error(loc, len, format!("lvalue required as {what}"));
+    }
+
+    /// Is every subscript on the way from an assignment's target `e` to the object it
+    /// names (through parentheses and `.` members) applied to an array, not a pointer?
+    fn indexes_arrays(&self, e: ExprId) -> bool {
+        let mut target = e;
+        loop {
+            match self.ast.expr(target).kind {
+                ExprKind::Paren(x) => target = x,
+                ExprKind::Member {
+                    base, arrow: false, ..
+                } => target = base,
+                ExprKind::Index(x, _) => {
+                    let xt = self.expr_types[x.0 as usize];
+                    if !matches!(self.types.kind(xt), Kind::Array(..)) {
+                        return false;
+                    }
+                    target = x;
+                }
+                _ => return true,
+            }
+        }
+    }
+
+    #[inline(never)]
     fn expr_inner(&mut self, e: ExprId) -> TypeId {
         let ast = self.ast;
         let ex = ast.expr(e);
@@ -447,7 +601,7 @@ impl<'a> Sema<'a> {
                 // Assigning to a local (or to an element or member of a local array or
                 // record) is no use of its value, as gcc's -Wunused-but-set-variable sees.
                 let mut target = *a;
-                let mut indexed = Vec::new();
+                let mut indexed = false;
                 loop {
                     match ast.expr(target).kind {
                         ExprKind::Paren(x) => target = x,
@@ -456,7 +610,7 @@ impl<'a> Sema<'a> {
                         } => target = base,
                         ExprKind::Index(x, _) => {
                             target = x;
-                            indexed.push(x);
+                            indexed = true;
                         }
                         _ => break,
                     }
@@ -470,18 +624,16 @@ impl<'a> Sema<'a> {
                     _ => None,
                 };
                 let lt = self.expr(*a);
-                // Elements of arrays are in the object; through a pointer they are not.
-                let within = indexed.iter().all(|x| {
-                    matches!(
-                        self.types.kind(self.expr_types[x.0 as usize]),
-                        Kind::Array(..)
-                    )
-                });
-                if let (Some((o, u)), true) = (before, within) {
-                    self.usage.insert(o, u | super::SET);
+                if let Some((o, u)) = before {
+                    // Elements of arrays are in the object; through a pointer they are not.
+                    if !indexed || self.indexes_arrays(*a) {
+                        self.usage.insert(o, u | super::SET);
+                    }
                 }
                 let rt = self.rvalue(*b);
-                self.check_modifiable(*a, e, "assignment");
+                // (Asked three times below; the answer cannot change.)
+                let a_lvalue = self.is_lvalue(*a);
+                self.check_modifiable_lvalue(*a, a_lvalue, e, "assignment");
                 match op {
                     Some(op) => {
                         let lv = self.types.decay(lt);
@@ -501,15 +653,15 @@ impl<'a> Sema<'a> {
                             let _ = self.binary_types(*op, lt, rt);
                         }
                     }
-                    None if self.is_lvalue(*a)
-                        && !matches!(self.types.kind(lt), Kind::Array(..)) =>
-                    {
+                    None if a_lvalue && !matches!(self.types.kind(lt), Kind::Array(..)) => {
                         self.convert_check(lt, *b, ConvCtx::Assign(e));
                     }
                     None => {}
                 }
-                self.require_lvalue(*a, e, "left operand of assignment");
-                if matches!(self.types.kind(lt), Kind::Array(..)) && self.is_lvalue(*a) {
+                if !a_lvalue {
+                    self.lvalue_required(e, "left operand of assignment");
+                }
+                if matches!(self.types.kind(lt), Kind::Array(..)) && a_lvalue {
                     let loc = ex.loc;
                     let len = self.tok_len_at(loc);
                     self.error(loc, len, "assignment to expression with array type");
@@ -1131,6 +1283,18 @@ impl<'a> Sema<'a> {
                 _ => o.ty,
             };
         }
+        self.unbound_ident(e, s, loc, callee)
+    }
+
+    /// [`Self::ident`] of a name with no declaration in scope.
+    #[inline(never)]
+    fn unbound_ident(
+        &mut self,
+        e: ExprId,
+        s: crate::token::Symbol,
+        loc: crate::source::Loc,
+        callee: bool,
+    ) -> TypeId {
         let n = self.name(s);
         if let (true, Some(f)) = (
             matches!(
@@ -1370,6 +1534,23 @@ impl<'a> Sema<'a> {
         self.dead += dead_rhs as u32;
         let bt = self.rvalue(b);
         self.dead -= dead_rhs as u32;
+        // Both operands integers of at least `int`'s rank (most arithmetic): valid for
+        // every operator, with none of the void, pointer and vector cases below.
+        if let (Some(ka), Some(kb)) = (self.types.int_from_int(at), self.types.int_from_int(bt)) {
+            return self.int_binary(op, a, b, (at, ka), (bt, kb), at_e);
+        }
+        self.binary_general(op, (a, at), (b, bt), at_e)
+    }
+
+    /// [`Self::binary`] of typed operands, in general.
+    #[inline(never)]
+    fn binary_general(
+        &mut self,
+        op: BinOp,
+        (a, at): (ExprId, TypeId),
+        (b, bt): (ExprId, TypeId),
+        at_e: ExprId,
+    ) -> TypeId {
         for (x, t) in [(a, at), (b, bt)] {
             if self.types.is_void(t) {
                 let (loc, len) = self.start_loc(x);
@@ -1398,7 +1579,7 @@ impl<'a> Sema<'a> {
         if self.types.is_vector(at) || self.types.is_vector(bt) {
             return self.vector_binary(op, at, bt, at_e);
         }
-        if self.warning_on("parentheses", &["all"]) {
+        if self.warns.parentheses {
             self.parentheses(op, a, b);
         }
         if !self.binary_valid(op, at, bt) {
@@ -1430,6 +1611,41 @@ impl<'a> Sema<'a> {
             }
         }
         self.binary_types(op, at, bt)
+    }
+
+    /// [`Self::binary`] when both operand types are integers of at least `int`'s rank:
+    /// its warnings, and the type `binary_types` gives (the common kind; the left
+    /// operand's type for a shift; `int` for a comparison).
+    fn int_binary(
+        &mut self,
+        op: BinOp,
+        a: ExprId,
+        b: ExprId,
+        (at, ka): (TypeId, IntKind),
+        (bt, kb): (TypeId, IntKind),
+        at_e: ExprId,
+    ) -> TypeId {
+        use BinOp::*;
+        if self.warns.parentheses {
+            self.parentheses(op, a, b);
+        }
+        let cmp = matches!(op, Lt | Gt | Le | Ge | Eq | Ne);
+        if cmp {
+            self.comparison_warnings(op, a, b, at, bt, at_e);
+        }
+        self.constant_operand_warnings(op, b, at, at_e);
+        if matches!(op, Add | Sub | Mul) {
+            self.overflow_warning(op, a, b, at, bt, at_e);
+        }
+        match op {
+            _ if cmp => self.int_t(),
+            And | Or => self.int_t(),
+            Shl | Shr => self.types.unqual(at),
+            _ => {
+                let k = self.types.common_int(ka, kb);
+                self.types.int(k)
+            }
+        }
     }
 
     /// -Warray-compare: two arrays compared (their addresses are). Given, with gcc's note,
@@ -2198,35 +2414,58 @@ impl<'a> Sema<'a> {
 
     /// Wraps a value to the width and signedness of an integer type.
     fn wrap(&self, v: i128, t: TypeId) -> i128 {
-        if matches!(self.types.kind(t), Kind::Bool) {
-            return (v != 0) as i128;
-        }
-        let Some(k) = self.types.int_kind(t) else {
-            return v;
+        let k = match *self.types.kind(t) {
+            Kind::Int(k) => k,
+            Kind::Bool => return (v != 0) as i128,
+            Kind::Enum(e) => self.types.enums[e as usize].underlying,
+            _ => return v,
         };
         let bits = self.types.int_bits(k);
         if bits >= 128 {
             return v;
         }
-        let m = (1i128 << bits) - 1;
-        let u = v & m;
-        if self.types.is_signed_kind(k) && u >> (bits - 1) & 1 == 1 {
-            u - (1i128 << bits)
+        // The low `bits` bits, sign-extended for a signed type.
+        let shift = 128 - bits;
+        if self.types.is_signed_kind(k) {
+            (v << shift) >> shift
         } else {
-            u
+            ((v as u128) << shift >> shift) as i128
         }
     }
 
     /// Evaluates an integer constant expression (with gcc's folding of a few more forms);
     /// None when it is not one. The expression must have been typed.
     pub(crate) fn eval(&mut self, e: ExprId) -> Option<i128> {
+        // (A value already found wins over a mark: see `never_constant`.)
+        if let Some(&v) = self.values.get(&e) {
+            return Some(v);
+        }
         let (word, bit) = (e.0 as usize / 64, 1u64 << (e.0 % 64));
         if self.not_const.get(word).is_some_and(|w| w & bit != 0) {
             return None;
         }
-        if let Some(&v) = self.values.get(&e) {
-            return Some(v);
+        // An integer literal (most constants met), as `eval_new` would.
+        if let ExprKind::Int(i) = self.ast.expr(e).kind {
+            let lit = &self.ast.lits.ints[i as usize];
+            if !lit.imaginary && self.rec <= MAX_RECURSION {
+                let t = self.expr_types[e.0 as usize];
+                let v = lit.value as i128;
+                let v = if self.types.is_integer(t) {
+                    self.wrap(v, t)
+                } else {
+                    v
+                };
+                self.values.insert(e, v);
+                return Some(v);
+            }
         }
+        self.eval_new(e)
+    }
+
+    /// [`Self::eval`] of an expression not evaluated before.
+    #[inline(never)]
+    fn eval_new(&mut self, e: ExprId) -> Option<i128> {
+        let (word, bit) = (e.0 as usize / 64, 1u64 << (e.0 % 64));
         if self.rec > MAX_RECURSION {
             return None;
         }
@@ -2299,8 +2538,13 @@ impl<'a> Sema<'a> {
                     return None;
                 }
                 // Operands converted to the common type (comparisons and arithmetic).
-                let ct = match op {
-                    Shl | Shr => ty,
+                let ct = match (op, self.types.int_from_int(at), self.types.int_from_int(bt)) {
+                    (Shl | Shr, ..) => ty,
+                    // (`usual`'s answer for the commonest operands.)
+                    (_, Some(ka), Some(kb)) => {
+                        let k = self.types.common_int(ka, kb);
+                        self.types.int(k)
+                    }
                     _ => self.types.usual(at, bt)?,
                 };
                 let (x, y) = match op {
@@ -2716,10 +2960,26 @@ impl<'a> Sema<'a> {
     /// gcc's errors for modifying a const-qualified lvalue it can name.
     fn check_modifiable(&mut self, lhs: ExprId, at: ExprId, verb: &str) {
         let t = self.expr_types[lhs.0 as usize];
-        if self.types.is_error(t) || self.types.quals(t) & qual::CONST == 0 || !self.is_lvalue(lhs)
-        {
+        if self.types.is_error(t) || self.types.quals(t) & qual::CONST == 0 {
             return;
         }
+        let lvalue = self.is_lvalue(lhs);
+        self.check_modifiable_lvalue(lhs, lvalue, at, verb)
+    }
+
+    /// [`Self::check_modifiable`] when whether `lhs` is an lvalue is known.
+    #[inline]
+    fn check_modifiable_lvalue(&mut self, lhs: ExprId, lvalue: bool, at: ExprId, verb: &str) {
+        let t = self.expr_types[lhs.0 as usize];
+        if self.types.is_error(t) || self.types.quals(t) & qual::CONST == 0 || !lvalue {
+            return;
+        }
+        self.modifying_read_only(lhs, at, verb)
+    }
+
+    /// gcc's error for modifying the const-qualified lvalue `lhs`.
+    #[inline(never)]
+    fn modifying_read_only(&mut self, lhs: ExprId, at: ExprId, verb: &str) {
         let mut x = lhs;
         while let ExprKind::Paren(y) = self.ast.expr(x).kind {
             x = y;
@@ -2871,7 +3131,18 @@ impl<'a> Sema<'a> {
 
     /// Checks that `src` converts to `dst` as if by assignment; gcc's errors for
     /// incompatible types, its warnings for integer/pointer mixes and pointer mismatches.
+    #[inline]
     pub(crate) fn convert_check(&mut self, dst: TypeId, src: ExprId, ctx: ConvCtx) {
+        // The commonest case, arithmetic from arithmetic: nothing to report.
+        let st = self.expr_types[src.0 as usize];
+        if self.types.is_arith(st) && self.types.is_arith(dst) {
+            return;
+        }
+        self.convert_check_general(dst, src, ctx)
+    }
+
+    #[inline(never)]
+    fn convert_check_general(&mut self, dst: TypeId, src: ExprId, ctx: ConvCtx) {
         let st = self.expr_types[src.0 as usize];
         let st = self.types.decay(st);
         let dst = self.types.unqual(dst);
@@ -2886,13 +3157,17 @@ impl<'a> Sema<'a> {
             }
             _ => s.start_loc(src),
         };
+        let d_arith = self.types.is_arith(dst);
+        let s_arith = self.types.is_arith(st);
+        if d_arith && s_arith {
+            // (The commonest case: nothing to report.)
+            return;
+        }
         if self.types.is_void(st) && !self.types.is_void(dst) {
             let (loc, len) = place(self);
             self.error(loc, len, "void value not ignored as it ought to be");
             return;
         }
-        let d_arith = self.types.is_arith(dst);
-        let s_arith = self.types.is_arith(st);
         let d_ptr = self.types.pointee(dst);
         let s_ptr = self.types.pointee(st);
         let d_rec = matches!(self.types.kind(dst), Kind::Record(_));

@@ -35,6 +35,7 @@ pub(crate) struct InitCx {
 
 impl<'a> Sema<'a> {
     /// Checks initialiser `i` of object `name` of type `ty` (its parts already typed).
+    /// (`name` is used only for a braced initialiser.)
     pub(crate) fn check_initializer(
         &mut self,
         ty: TypeId,

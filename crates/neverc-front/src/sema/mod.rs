@@ -29,7 +29,7 @@ pub struct Typed {
     pub refs: SideTable<ExprId, u32>,
     /// The entry each declarator of a declaration introduced: (declaration, index in its
     /// list) to entry.
-    pub decl_ords: FxHashMap<(DeclId, u32), u32>,
+    pub decl_ords: DeclOrds,
     /// Each function definition's entry and its named parameters' entries, in order (None
     /// for an unnamed parameter).
     pub functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
@@ -77,9 +77,11 @@ impl<K, V> Default for SideTable<K, V> {
 }
 
 impl<K: DenseKey, V: Copy> SideTable<K, V> {
-    pub fn with_capacity(n: usize) -> Self {
+    /// A table with an (empty) slot for each of the first `n` keys: inserting one of
+    /// those needs no growth check's slow path.
+    pub fn with_slots(n: usize) -> Self {
         SideTable {
-            slots: Vec::with_capacity(n),
+            slots: vec![None; n],
             _key: std::marker::PhantomData,
         }
     }
@@ -92,11 +94,20 @@ impl<K: DenseKey, V: Copy> SideTable<K, V> {
     pub fn contains_key(&self, k: &K) -> bool {
         self.get(k).is_some()
     }
+    #[inline]
     pub fn insert(&mut self, k: K, v: V) {
         let i = k.index();
-        if i >= self.slots.len() {
-            self.slots.resize(i + 1, None);
+        match self.slots.get_mut(i) {
+            Some(slot) => *slot = Some(v),
+            None => self.insert_slow(i, v),
         }
+    }
+
+    #[inline(never)]
+    fn insert_slow(&mut self, i: usize, v: V) {
+        // Grown by doubling: tables keyed by entry get a new key per declaration.
+        let n = (i + 1).max(self.slots.len() * 2).max(16);
+        self.slots.resize(n, None);
         self.slots[i] = Some(v);
     }
 }
@@ -105,6 +116,53 @@ impl<K: DenseKey, V: Copy> std::ops::Index<&K> for SideTable<K, V> {
     type Output = V;
     fn index(&self, k: &K) -> &V {
         self.get(k).expect("no entry in the side table")
+    }
+}
+
+/// The entry each declarator of a declaration introduced, by (declaration, index in its
+/// list): a run of slots per declaration in one vector (a lookup is two indexings, not a
+/// hash; sema fills one per declarator).
+#[derive(Clone, Debug, Default)]
+pub struct DeclOrds {
+    /// By declaration: where its run starts in `slots`, and its length.
+    runs: Vec<(u32, u32)>,
+    /// Entries; `u32::MAX` for a declarator that introduced none.
+    slots: Vec<u32>,
+}
+
+impl DeclOrds {
+    fn new(decls: usize) -> Self {
+        DeclOrds {
+            runs: vec![(0, 0); decls],
+            slots: Vec::new(),
+        }
+    }
+    pub fn get(&self, &(d, i): &(DeclId, u32)) -> Option<&u32> {
+        let &(start, len) = self.runs.get(d.0 as usize)?;
+        if i >= len {
+            return None;
+        }
+        Some(&self.slots[(start + i) as usize]).filter(|&&o| o != u32::MAX)
+    }
+    /// Records entry `o` for declarator `i` of `d`, which has `n` declarators.
+    pub(crate) fn insert(&mut self, d: DeclId, i: u32, n: u32, o: u32) {
+        let di = d.0 as usize;
+        if di >= self.runs.len() {
+            self.runs.resize(di + 1, (0, 0));
+        }
+        if i >= self.runs[di].1 {
+            // A new run (its declarators are met in order, so once per declaration).
+            let start = self.slots.len() as u32;
+            let len = n.max(i + 1);
+            let old = self.runs[di];
+            self.slots.resize(self.slots.len() + len as usize, u32::MAX);
+            for k in 0..old.1 {
+                self.slots[(start + k) as usize] = self.slots[(old.0 + k) as usize];
+            }
+            self.runs[di] = (start, len);
+        }
+        let (start, _) = self.runs[di];
+        self.slots[(start + i) as usize] = o;
     }
 }
 
@@ -130,6 +188,7 @@ impl ConstValues {
             _ => None,
         }
     }
+    #[inline]
     pub fn insert(&mut self, e: ExprId, v: i128) {
         let i = e.0 as usize;
         if i >= self.slots.len() {
@@ -193,9 +252,8 @@ pub struct Tag {
 
 #[derive(Default)]
 pub(crate) struct Scope {
-    /// The ordinary identifiers this scope bound, each with the binding it hid (restored
-    /// when the scope ends). The bindings in effect are in [`Sema::bindings`].
-    shadowed: Vec<(Symbol, Binding)>,
+    /// Where this scope's part of [`Sema::shadowed`] starts.
+    shadowed_from: usize,
     tags: FxHashMap<Symbol, Tag>,
 }
 
@@ -227,11 +285,13 @@ pub struct Sema<'a> {
     pub values: ConstValues,
     /// Expressions found not to be integer constants, one bit each: [`Sema::eval`] is
     /// asked again and again about the same subtrees (every `/`, `%` and shift checks its
-    /// right operand), and a failure would otherwise walk the subtree again.
+    /// right operand), and a failure would otherwise walk the subtree again. A set bit
+    /// means that `eval` gives None at once, with no side effect (see
+    /// `Sema::never_constant`).
     pub(crate) not_const: Vec<u64>,
     pub(crate) ords: Vec<Ordinary>,
     pub(crate) refs: SideTable<ExprId, u32>,
-    pub(crate) decl_ords: FxHashMap<(DeclId, u32), u32>,
+    pub(crate) decl_ords: DeclOrds,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
     pub(crate) nested: crate::token::FxHashSet<DeclId>,
     pub(crate) func_align: FxHashMap<u32, u32>,
@@ -243,6 +303,10 @@ pub struct Sema<'a> {
     /// Each ordinary identifier's innermost binding, by symbol: a name is looked up with one
     /// index, whatever the nesting of scopes.
     pub(crate) bindings: Vec<Binding>,
+    /// The ordinary identifiers the open scopes bound, each with the binding it hid
+    /// (restored when its scope ends), innermost scope last: one stack for all scopes, so
+    /// that a block allocates nothing.
+    pub(crate) shadowed: Vec<(Symbol, Binding)>,
     /// File-scope view of identifiers with linkage declared in blocks (and implicit
     /// declarations), for checking later declarations against them.
     pub(crate) externs: FxHashMap<Symbol, u32>,
@@ -292,13 +356,31 @@ pub struct Sema<'a> {
     pub(crate) enum_of: FxHashMap<u32, TypeId>,
     /// gcc's "input location" for some declaration diagnostics: the start of the
     /// top-level declaration or function definition, or in a record's member list the
-    /// token after its keyword.
+    /// token after its keyword (then `decl_ctx` is the keyword's place and
+    /// `decl_ctx_after` is set: the token is found only when a diagnostic needs it, as
+    /// finding it scans the tokens). See [`Sema::decl_ctx`].
     pub(crate) decl_ctx: Loc,
+    pub(crate) decl_ctx_after: bool,
     /// Objects of variably modified type in scope, for gotos that jump into their scope.
     pub(crate) vm: VmScopes,
     /// Some record has a named bit-field: until one does, no member access needs the
     /// bit-field promotion's member search ([`Sema::bitfield_promotion`]).
     pub(crate) named_bitfields: bool,
+    /// The warnings asked about per expression, block or statement, looked up in the
+    /// policy once (the policy does not change during a unit; each look-up hashes strings).
+    pub(crate) warns: Warns,
+}
+
+/// Whether the warnings that sema asks about most often are on: [`Sema::warning_on`]'s
+/// answers, computed once.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Warns {
+    pub(crate) parentheses: bool,
+    pub(crate) unused_variable: bool,
+    pub(crate) unused_but_set_variable: bool,
+    pub(crate) return_type: bool,
+    /// `-Wno-return-type`: the return-type diagnostics are dropped.
+    pub(crate) return_type_dropped: bool,
 }
 
 /// The block-scope objects of variably modified type in scope at each point of a function,
@@ -348,8 +430,8 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         values: ConstValues::new(ast.exprs.len()),
         not_const: vec![0; ast.exprs.len().div_ceil(64)],
         ords: Vec::new(),
-        refs: SideTable::with_capacity(ast.exprs.len()),
-        decl_ords: FxHashMap::default(),
+        refs: SideTable::with_slots(ast.exprs.len()),
+        decl_ords: DeclOrds::new(ast.decls.len()),
         functions: FxHashMap::default(),
         nested: Default::default(),
         func_align: FxHashMap::default(),
@@ -357,6 +439,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         cur_decl: None,
         scopes: vec![Scope::default()],
         bindings: Vec::new(),
+        shadowed: Vec::new(),
         externs: FxHashMap::default(),
         func: None,
         shown_ctx: None,
@@ -382,8 +465,17 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         token_cursor: std::cell::Cell::new(0),
         enum_of: FxHashMap::default(),
         decl_ctx: Loc::default(),
+        decl_ctx_after: false,
         vm: VmScopes::default(),
         named_bitfields: false,
+        warns: Warns::default(),
+    };
+    s.warns = Warns {
+        parentheses: s.warning_on("parentheses", &["all"]),
+        unused_variable: s.warning_on("unused-variable", &["all", "unused"]),
+        unused_but_set_variable: s.warning_on("unused-but-set-variable", &["all", "unused"]),
+        return_type: s.warning_on("return-type", &["all"]),
+        return_type_dropped: s.pp.diags.policy.disabled.contains("return-type"),
     };
     s.predeclare();
     for &d in &ast.items {
@@ -391,6 +483,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
             break;
         }
         s.decl_ctx = ast.decl(d).loc;
+        s.decl_ctx_after = false;
         s.external_decl(d);
     }
     if !s.pp.diags.stop {
@@ -586,28 +679,37 @@ impl<'a> Sema<'a> {
             .report(Diagnostic::new(crate::diag::Level::Note, Some(loc), msg).with_len(len));
     }
 
+    /// The length of a name as messages spell it (an invalid UTF-8 sequence as U+FFFD).
     pub(crate) fn sym_len(&self, s: Symbol) -> u32 {
+        let bytes = self.pp.interner.get(s);
+        if bytes.is_ascii() {
+            return bytes.len() as u32;
+        }
         self.pp.interner.str(s).len() as u32
     }
 
     // ----- scopes -----
 
     pub(crate) fn push_scope(&mut self) {
-        self.scopes.push(Scope::default());
+        self.scopes.push(Scope {
+            shadowed_from: self.shadowed.len(),
+            tags: FxHashMap::default(),
+        });
     }
     pub(crate) fn pop_scope(&mut self) {
         if self.scopes.len() > 1 {
             let scope = self.scopes.pop().unwrap();
-            self.unbind(scope);
+            self.unbind(&scope);
             self.close_vm_scope();
         }
     }
 
     /// Restores the bindings a scope hid, latest first.
-    fn unbind(&mut self, scope: Scope) {
-        for &(s, prev) in scope.shadowed.iter().rev() {
+    fn unbind(&mut self, scope: &Scope) {
+        for &(s, prev) in self.shadowed[scope.shadowed_from..].iter().rev() {
             self.bindings[s.0 as usize] = prev;
         }
+        self.shadowed.truncate(scope.shadowed_from);
     }
 
     /// Leaving a block: its objects of variably modified type go out of scope.
@@ -721,21 +823,20 @@ impl<'a> Sema<'a> {
         let depth = self.scopes.len() as u32;
         let scope = self.scopes.pop().unwrap();
         self.close_vm_scope();
-        let unused = self.warning_on("unused-variable", &["all", "unused"]);
-        let set_only = self.warning_on("unused-but-set-variable", &["all", "unused"]);
+        let unused = self.warns.unused_variable;
+        let set_only = self.warns.unused_but_set_variable;
         if self.func.is_none() || !(unused || set_only) {
-            self.unbind(scope);
+            self.unbind(&scope);
             return;
         }
         // The entries the scope's names have at its end.
-        let mut ids: Vec<u32> = scope
-            .shadowed
+        let mut ids: Vec<u32> = self.shadowed[scope.shadowed_from..]
             .iter()
             .map(|&(s, _)| self.bindings[s.0 as usize])
             .filter(|b| b.entry != 0 && b.depth == depth)
             .map(|b| b.entry - 1)
             .collect();
-        self.unbind(scope);
+        self.unbind(&scope);
         ids.sort_unstable_by(|a, b| b.cmp(a));
         ids.dedup();
         for id in ids {
@@ -809,7 +910,7 @@ impl<'a> Sema<'a> {
                 depth,
             },
         );
-        self.scopes.last_mut().unwrap().shadowed.push((name, prev));
+        self.shadowed.push((name, prev));
     }
     pub(crate) fn lookup_tag(&self, s: Symbol) -> Option<(Tag, bool)> {
         let n = self.scopes.len();

@@ -119,6 +119,12 @@ pub struct TypeTable {
     pub machine: Machine,
     /// `int(k)`'s answers, by `IntKind` (0: not interned yet; 0 is the error type).
     int_ids: [u32; 13],
+    /// `pointer(t)`'s answers, by `t` (0: not interned yet).
+    ptr_ids: Vec<u32>,
+    /// Each `IntKind`'s width in bits and signedness on the target, by `IntKind` (asked
+    /// for every literal, constant and conversion).
+    int_bits: [u32; 13],
+    int_signed: [bool; 13],
     /// How gcc spells a VLA's size in messages (`int (*)[n + 1]`), by its size expression;
     /// a size not here is spelled `*`.
     pub vla_spelling: FxHashMap<crate::parse::ast::ExprId, String>,
@@ -136,8 +142,20 @@ impl TypeTable {
             enums: Vec::new(),
             machine,
             int_ids: [0; 13],
+            ptr_ids: Vec::new(),
+            int_bits: [0; 13],
+            int_signed: [false; 13],
             vla_spelling: FxHashMap::default(),
         };
+        use IntKind::*;
+        for k in [
+            Char, SChar, UChar, Short, UShort, Int, UInt, Long, ULong, LongLong, ULongLong, Int128,
+            UInt128,
+        ] {
+            t.int_bits[k as usize] =
+                neverc_abi::layout::int_layout(k, &machine.data_model).size as u32 * 8;
+            t.int_signed[k as usize] = k.is_signed(machine.data_model.char_signed);
+        }
         let e = t.intern(Kind::Error, 0);
         debug_assert_eq!(e, TypeId::ERROR);
         t
@@ -201,7 +219,19 @@ impl TypeTable {
         self.intern(Kind::Void, 0)
     }
     pub fn pointer(&mut self, to: TypeId) -> TypeId {
-        self.intern(Kind::Pointer(to), 0)
+        // Asked for at every decay of an array or function: remembered by pointee.
+        if let Some(&p) = self.ptr_ids.get(to.0 as usize) {
+            if p != 0 {
+                return TypeId(p);
+            }
+        }
+        let p = self.intern(Kind::Pointer(to), 0);
+        let i = to.0 as usize;
+        if i >= self.ptr_ids.len() {
+            self.ptr_ids.resize((i + 1).max(self.types.len()), 0);
+        }
+        self.ptr_ids[i] = p.0;
+        p
     }
     pub fn with_quals(&mut self, id: TypeId, quals: u8) -> TypeId {
         if id == TypeId::ERROR {
@@ -294,12 +324,15 @@ impl TypeTable {
         }
     }
 
+    #[inline]
     pub fn int_bits(&self, k: IntKind) -> u32 {
-        neverc_abi::layout::int_layout(k, &self.machine.data_model).size as u32 * 8
+        self.int_bits[k as usize]
     }
+    #[inline]
     pub fn is_signed_kind(&self, k: IntKind) -> bool {
-        k.is_signed(self.machine.data_model.char_signed)
+        self.int_signed[k as usize]
     }
+    #[inline]
     pub fn is_signed(&self, id: TypeId) -> bool {
         match self.kind(id) {
             Kind::Bool => false,
@@ -430,7 +463,19 @@ impl TypeTable {
         })
     }
 
-    fn common_int(&self, a: IntKind, b: IntKind) -> IntKind {
+    /// The kind of an integer type of at least `int`'s rank (not an enum, not `_Bool`):
+    /// one that the integer promotions leave as it is.
+    #[inline]
+    pub fn int_from_int(&self, id: TypeId) -> Option<IntKind> {
+        match *self.kind(id) {
+            Kind::Int(k) if Self::rank(k) >= 3 => Some(k),
+            _ => None,
+        }
+    }
+
+    /// The common kind of two integer kinds of at least `int`'s rank under the usual
+    /// arithmetic conversions.
+    pub(crate) fn common_int(&self, a: IntKind, b: IntKind) -> IntKind {
         if a == b {
             return a;
         }
