@@ -348,8 +348,25 @@ impl Lexer {
                     self.at_bol = true;
                 }
                 b'0'..=b'9' => {
-                    self.lex_number();
-                    return self.finish(TokKind::Number, start, fl, interner);
+                    let end = match text[start..]
+                        .iter()
+                        .position(|&c| !PP_NUMBER_ASCII[c as usize])
+                    {
+                        Some(i) => start + i,
+                        None => text.len(),
+                    };
+                    // A sign, a `'`, a UCN, `$` or a UTF-8 byte may continue the number.
+                    if matches!(
+                        text.get(end),
+                        Some(b'+' | b'-' | b'\'' | b'\\' | b'$' | 0x80..)
+                    ) {
+                        self.lex_number();
+                        return self.finish(TokKind::Number, start, fl, interner);
+                    }
+                    self.pos = end;
+                    self.at_bol = false;
+                    let sym = interner.intern_in(text, start, end);
+                    return self.token(TokKind::Number, sym, start, fl);
                 }
                 b'/' if at(start + 1) == b'*' => {
                     self.skip_block_comment();
@@ -659,8 +676,19 @@ static PP_NUMBER_ASCII: [bool; 256] = {
 /// Where the run of ASCII identifier bytes (letters, digits, `_`) from `from` ends.
 #[inline]
 fn ident_end(text: &[u8], from: usize) -> usize {
-    match text[from..].iter().position(|&c| !IDENT_ASCII[c as usize]) {
-        Some(i) => from + i,
+    let mut p = from;
+    // Sixteen bytes at a time while the text has them: a loop of known length, unrolled,
+    // with no bounds check per byte.
+    while let Some(chunk) = text.get(p..p + 16) {
+        for (i, &c) in chunk.iter().enumerate() {
+            if !IDENT_ASCII[c as usize] {
+                return p + i;
+            }
+        }
+        p += 16;
+    }
+    match text[p..].iter().position(|&c| !IDENT_ASCII[c as usize]) {
+        Some(i) => p + i,
         None => text.len(),
     }
 }
@@ -751,39 +779,45 @@ fn invalid_utf8_at(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// Does any byte of `w` equal `b`? (The classic "has zero byte" test on `w ^ b...b`.)
-#[inline]
-fn word_has(w: u64, b: u8) -> bool {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let x = w ^ (LO * b as u64);
-    x.wrapping_sub(LO) & !x & HI != 0
-}
+/// Bytes per step of [`memchr`] and [`memchr2`]: each chunk is tested without a branch per
+/// byte (an OR of comparisons over an array, which the compiler turns into a few vector
+/// compares), and only a chunk that holds a match is searched byte by byte.
+const CHUNK: usize = 32;
 
-/// Position of the first `needle` in `hay`, eight bytes at a time.
+/// Position of the first `needle` in `hay`.
 #[inline]
 pub fn memchr(needle: u8, hay: &[u8]) -> Option<usize> {
+    let mut chunks = hay.chunks_exact(CHUNK);
     let mut i = 0;
-    while i + 8 <= hay.len() {
-        let w = u64::from_le_bytes(hay[i..i + 8].try_into().unwrap());
-        if word_has(w, needle) {
+    for c in &mut chunks {
+        let c: &[u8; CHUNK] = c.try_into().unwrap();
+        let mut found = 0u8;
+        for &b in c {
+            found |= (b == needle) as u8;
+        }
+        if found != 0 {
             break;
         }
-        i += 8;
+        i += CHUNK;
     }
     hay[i..].iter().position(|&b| b == needle).map(|p| i + p)
 }
 
-/// Position of the first byte of `hay` equal to `a` or `b`, eight bytes at a time.
+/// Position of the first byte of `hay` equal to `a` or `b`.
 #[inline]
 pub fn memchr2(a: u8, b: u8, hay: &[u8]) -> Option<usize> {
+    let mut chunks = hay.chunks_exact(CHUNK);
     let mut i = 0;
-    while i + 8 <= hay.len() {
-        let w = u64::from_le_bytes(hay[i..i + 8].try_into().unwrap());
-        if word_has(w, a) || word_has(w, b) {
+    for c in &mut chunks {
+        let c: &[u8; CHUNK] = c.try_into().unwrap();
+        let mut found = 0u8;
+        for &x in c {
+            found |= ((x == a) | (x == b)) as u8;
+        }
+        if found != 0 {
             break;
         }
-        i += 8;
+        i += CHUNK;
     }
     hay[i..]
         .iter()
@@ -882,7 +916,7 @@ mod tests {
 
     #[test]
     fn memchr_finds_the_first() {
-        let hay = b"abcdefghijklmnopqrstuvwxyz0123456789\nABC\n";
+        let hay = b"abcdefghijklmnopqrstuvwxyz0123456789\nABC\nabcdefghijklmnopqrstuvwxyz.0123456789+ABCDEFGHIJKLMNOPQRSTUVWXYZ-";
         for (i, &b) in hay.iter().enumerate() {
             let first = hay.iter().position(|&c| c == b);
             assert_eq!(memchr(b, hay), first);
@@ -895,6 +929,19 @@ mod tests {
         assert_eq!(memchr(b'#', hay), None);
         assert_eq!(memchr2(b'#', b'\x80', hay), None);
         assert_eq!(memchr(0x80, &[0x7f, 0x80, 0, 0, 0, 0, 0, 0, 0]), Some(1));
+        // In every place of a few chunks, the first of several.
+        for len in [0, 1, 31, 32, 33, 64, 100] {
+            for at in 0..len {
+                let mut v = vec![b'x'; len];
+                v[at] = b'\n';
+                if at + 5 < len {
+                    v[at + 5] = b'\n';
+                }
+                assert_eq!(memchr(b'\n', &v), Some(at));
+                assert_eq!(memchr2(b'\r', b'\n', &v), Some(at));
+            }
+            assert_eq!(memchr(b'\n', &vec![b'x'; len]), None);
+        }
     }
 
     #[test]
