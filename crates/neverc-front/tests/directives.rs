@@ -272,6 +272,22 @@ t.c:13:12: error: operator \"defined\" requires an identifier
 }
 
 #[test]
+fn too_few_arguments_counts_the_given_ones() {
+    // gcc counts the arguments given (the count once said 0 whatever was given).
+    let r = run("#define f(a,b,c) a\nf(1,2)\n");
+    assert_eq!(
+        r.diags,
+        "t.c:2:6: error: macro \"f\" requires 3 arguments, but only 2 given
+    2 | f(1,2)
+      |      ^
+t.c:1: note: macro \"f\" defined here
+    1 | #define f(a,b,c) a
+      | 
+"
+    );
+}
+
+#[test]
 fn invalid_paste_and_argument_count() {
     let r = run("#define cat(a,b) a##b\ncat(+,/)\n#define one(x) x\none(1,2)\none(\n");
     assert_eq!(

@@ -25,6 +25,12 @@ impl Preprocessor {
         out
     }
 
+    /// Reads the rest of a directive line and drops it.
+    fn skip_line_raw(&mut self) {
+        let rest = self.read_line_raw();
+        self.give_buf(rest);
+    }
+
     fn next_in_directive(&mut self) -> Token {
         let frame = self.frames.last_mut().unwrap();
         let t = frame.lexer.next(&mut self.interner);
@@ -63,6 +69,19 @@ impl Preprocessor {
         }
     }
 
+    /// A directive's name copied out of the interner (which the directive goes on using),
+    /// without an allocation: none is longer than 12 bytes, and a longer word (copied as
+    /// empty) is none of them.
+    fn directive_word(&self, name: Token) -> ([u8; 16], usize) {
+        let mut buf = [0u8; 16];
+        let w = self.interner.get(name.sym);
+        if w.len() > buf.len() {
+            return (buf, 0);
+        }
+        buf[..w.len()].copy_from_slice(w);
+        (buf, w.len())
+    }
+
     /// Processes a directive whose `#` has been read. (Not inlined: the per-token loop
     /// that calls it stays small.)
     #[inline(never)]
@@ -83,10 +102,11 @@ impl Preprocessor {
             return; // the null directive
         }
         let mi_before = self.frames.last().unwrap().mi;
-        let word = self.interner.get(name.sym).to_vec();
+        let (wbuf, wlen) = self.directive_word(name);
+        let word = &wbuf[..wlen];
         // Anything but the guard's own directives spoils the multiple-include guard.
         let depth = self.frames.last().unwrap().conds.len();
-        match (name.kind, word.as_slice()) {
+        match (name.kind, word) {
             (TokKind::Ident, b"define") => {
                 self.spoil_mi_outside(depth);
                 self.do_define()
@@ -163,7 +183,7 @@ impl Preprocessor {
                         });
                     }
                     _ => {
-                        let w = String::from_utf8_lossy(&word).into_owned();
+                        let w = String::from_utf8_lossy(word).into_owned();
                         let (loc, len) = toks.first().map_or((name.loc, 1), |t| {
                             (t.loc, self.interner.get(t.sym).len() as u32)
                         });
@@ -175,7 +195,7 @@ impl Preprocessor {
             }
             (TokKind::Ident, b"assert") | (TokKind::Ident, b"unassert") => {
                 self.spoil_mi_outside(depth);
-                let w = String::from_utf8_lossy(&word).into_owned();
+                let w = String::from_utf8_lossy(word).into_owned();
                 self.report(
                     Diagnostic::error(
                         name.loc,
@@ -183,7 +203,7 @@ impl Preprocessor {
                     )
                     .with_len(w.len() as u32),
                 );
-                self.read_line_raw();
+                self.skip_line_raw();
             }
             _ => {
                 self.spoil_mi_outside(depth);
@@ -193,7 +213,7 @@ impl Preprocessor {
                     Diagnostic::error(name.loc, format!("invalid preprocessing directive #{w}"))
                         .with_len(len),
                 );
-                self.read_line_raw();
+                self.skip_line_raw();
             }
         }
     }
@@ -228,8 +248,10 @@ impl Preprocessor {
     /// `#ifdef NAME` / `#ifndef NAME`: the value, and the name.
     fn eval_ifdef(&mut self, negate: bool) -> (bool, Option<Symbol>) {
         let toks = self.read_line_raw();
+        let (first, second) = (toks.first().copied(), toks.get(1).copied());
+        self.give_buf(toks);
         let dir = if negate { "ifndef" } else { "ifdef" };
-        let Some(first) = toks.first() else {
+        let Some(first) = first else {
             // At the end of the line, where the name should be (as gcc points).
             let at = self.last_eod;
             self.report(Diagnostic::error(
@@ -245,8 +267,8 @@ impl Preprocessor {
             ));
             return (false, None);
         }
-        if toks.len() > 1 {
-            self.warn_extra_tokens(dir, toks[1]);
+        if let Some(second) = second {
+            self.warn_extra_tokens(dir, second);
         }
         let defined = self.macros.contains_key(&first.sym);
         if let Some(m) = self.macros.get_mut(&first.sym) {
@@ -282,14 +304,15 @@ impl Preprocessor {
             frame.lexer.in_directive = true;
             frame.lexer.skipping = true;
             let name = frame.lexer.next(&mut self.interner);
-            let word = self.interner.get(name.sym).to_vec();
+            let (wbuf, wlen) = self.directive_word(name);
+            let word = &wbuf[..wlen];
             let frame = self.frames.last_mut().unwrap();
             frame.lexer.skipping = false;
             if name.kind != TokKind::Ident {
                 self.skip_directive_line();
                 continue;
             }
-            match word.as_slice() {
+            match word {
                 b"if" | b"ifdef" | b"ifndef" => {
                     depth += 1;
                     self.skip_directive_line();
@@ -334,7 +357,7 @@ impl Preprocessor {
                         self.skip_directive_line();
                         continue;
                     }
-                    let v = match word.as_slice() {
+                    let v = match word {
                         b"elif" => self.eval_if_line(name),
                         b"elifdef" => self.eval_ifdef(false).0,
                         _ => self.eval_ifdef(true).0,
@@ -386,13 +409,13 @@ impl Preprocessor {
             let w = self.interner.str(name.sym).into_owned();
             let len = w.len() as u32;
             self.report(Diagnostic::error(name.loc, format!("#{w} without #if")).with_len(len));
-            self.read_line_raw();
+            self.skip_line_raw();
             return;
         };
         c.taken = true;
         self.check_after_else(name);
         // The expression of an #elif after a taken group is not evaluated (gcc agrees).
-        self.read_line_raw();
+        self.skip_line_raw();
         self.spoil_guard_at_depth_one();
         self.leave_directive();
         self.skip_group();
@@ -401,7 +424,7 @@ impl Preprocessor {
     fn do_else_in_taken(&mut self, name: Token) {
         if self.frames.last().unwrap().conds.is_empty() {
             self.report(Diagnostic::error(name.loc, "#else without #if").with_len(4));
-            self.read_line_raw();
+            self.skip_line_raw();
             return;
         }
         self.check_after_else(name);
@@ -418,7 +441,7 @@ impl Preprocessor {
         let f = self.frames.last_mut().unwrap();
         if f.conds.pop().is_none() {
             self.report(Diagnostic::error(name.loc, "#endif without #if").with_len(5));
-            self.read_line_raw();
+            self.skip_line_raw();
             return;
         }
         if f.conds.is_empty() {
@@ -443,7 +466,7 @@ impl Preprocessor {
                 name.loc,
                 "macro names must be identifiers",
             ));
-            self.read_line_raw();
+            self.skip_line_raw();
             return;
         }
         if name.sym == self.sym_defined {
@@ -451,7 +474,7 @@ impl Preprocessor {
                 Diagnostic::error(name.loc, "\"defined\" cannot be used as a macro name")
                     .with_len(7),
             );
-            self.read_line_raw();
+            self.skip_line_raw();
             return;
         }
         let tokens = self.read_line_raw();
@@ -582,7 +605,9 @@ impl Preprocessor {
             tokens[body_start - 1].loc
         };
         let raw_body: &[Token] = &tokens[body_start..];
-        let mut body: Vec<Token> = Vec::with_capacity(raw_body.len());
+        // Built in a spare buffer, then copied once into the shared definition.
+        let mut body: Vec<Token> = self.take_buf();
+        body.reserve(raw_body.len());
         let params: &[Symbol] = match &kind {
             MacroKind::Function { params, .. } => params,
             _ => &[],
@@ -645,11 +670,16 @@ impl Preprocessor {
             }
             body.push(t);
         }
+        if !params.is_empty() {
+            super::macros::mark_params(&mut body, params);
+        }
         let name_str: std::rc::Rc<str> = self.interner.str(name.sym).into();
+        let shared_body: std::rc::Rc<[Token]> = body.as_slice().into();
+        self.give_buf(body);
         Some(Macro {
             name: name_str,
             kind,
-            body: body.into(),
+            body: shared_body,
             def_loc: name.loc,
             disabled: false,
             used: false,
@@ -737,7 +767,9 @@ impl Preprocessor {
 
     fn do_undef(&mut self) {
         let toks = self.read_line_raw();
-        let Some(name) = toks.first() else {
+        let (first, second) = (toks.first().copied(), toks.get(1).copied());
+        self.give_buf(toks);
+        let Some(name) = first else {
             let at = self.last_eod;
             self.report(Diagnostic::error(
                 at,
@@ -752,8 +784,8 @@ impl Preprocessor {
             ));
             return;
         }
-        if toks.len() > 1 {
-            self.warn_extra_tokens("undef", toks[1]);
+        if let Some(second) = second {
+            self.warn_extra_tokens("undef", second);
         }
         if let Some(m) = self.macros.get(&name.sym) {
             if matches!(m.kind, MacroKind::Builtin(_)) {
@@ -850,7 +882,7 @@ impl Preprocessor {
         let frame = self.frames.last_mut().unwrap();
         let text = frame.lexer.rest_of_line().to_vec();
         let text = String::from_utf8_lossy(&text).trim().to_string();
-        self.read_line_raw();
+        self.skip_line_raw();
         let word = if is_error { "#error" } else { "#warning" };
         let msg = if text.is_empty() {
             word.to_string()
@@ -1000,6 +1032,15 @@ impl Preprocessor {
     /// an end marker after them stops the expansion (a reader that stopped at the marker,
     /// such as an unterminated argument list, pushed it back).
     pub(super) fn expand_list(&mut self, toks: Vec<Token>) -> Vec<Token> {
+        // Expansion usually lengthens the list: room for several times its length.
+        let mut out = self.take_buf();
+        out.reserve(toks.len() * 4 + 16);
+        self.expand_list_into(toks, &mut out);
+        out
+    }
+
+    /// [`Preprocessor::expand_list`], the result appended to `out`.
+    pub(super) fn expand_list_into(&mut self, toks: Vec<Token>, out: &mut Vec<Token>) {
         let base = self.contexts.len();
         let mut toks = toks;
         toks.push(Token::new(TokKind::Placemarker, Symbol(0), Loc::default()));
@@ -1008,9 +1049,6 @@ impl Preprocessor {
             pos: 0,
             macro_sym: None,
         });
-        // Expansion usually lengthens the list: room for several times its length.
-        let mut out = self.take_buf();
-        out.reserve(self.contexts[base].tokens.len() * 4 + 16);
         loop {
             let t = self.next_token();
             if t.kind == TokKind::Placemarker || t.kind == TokKind::Eof || t.kind == TokKind::Eod {
@@ -1021,7 +1059,6 @@ impl Preprocessor {
         while self.contexts.len() > base {
             self.pop_context();
         }
-        out
     }
 }
 

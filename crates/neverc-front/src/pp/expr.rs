@@ -5,7 +5,7 @@
 use super::macros::{Builtin, Context, Expanded};
 use super::Preprocessor;
 use crate::diag::Diagnostic;
-use crate::lex::p;
+use crate::lex::{self, p};
 use crate::source::Loc;
 use crate::token::{flags, Symbol, TokKind, Token};
 
@@ -59,11 +59,13 @@ impl Preprocessor {
             end_loc,
         };
         let v = ev.expr(0);
-        if ev.failed {
+        let (failed, pos) = (ev.failed, ev.pos);
+        let rest = toks.get(pos).copied();
+        self.give_buf(toks);
+        if failed {
             return false;
         }
-        if let Some(t) = toks.get(ev.pos) {
-            let t = *t;
+        if let Some(t) = rest {
             let msg = if t.kind == TokKind::Punct && t.sym == p::RPAREN {
                 "missing '(' in expression".to_string()
             } else {
@@ -85,10 +87,19 @@ impl Preprocessor {
 
     /// `!defined X` or `!defined(X)` as the whole line: a possible include guard.
     fn guard_pattern(&self, raw: &[Token]) -> Option<Symbol> {
-        let spell: Vec<&[u8]> = raw.iter().map(|t| self.interner.get(t.sym)).collect();
-        match spell.as_slice() {
-            [b"!", b"defined", _] if raw[2].kind == TokKind::Ident => Some(raw[2].sym),
-            [b"!", b"defined", b"(", _, b")"] if raw[3].kind == TokKind::Ident => Some(raw[3].sym),
+        let is = |i: usize, s: &[u8]| self.interner.get(raw[i].sym) == s;
+        match raw.len() {
+            3 if is(0, b"!") && is(1, b"defined") && raw[2].kind == TokKind::Ident => {
+                Some(raw[2].sym)
+            }
+            5 if is(0, b"!")
+                && is(1, b"defined")
+                && is(2, b"(")
+                && is(4, b")")
+                && raw[3].kind == TokKind::Ident =>
+            {
+                Some(raw[3].sym)
+            }
             _ => None,
         }
     }
@@ -106,7 +117,7 @@ impl Preprocessor {
             macro_sym: None,
         });
         self.in_if = true;
-        let mut out = Vec::new();
+        let mut out = self.take_buf();
         let mut ok = true;
         loop {
             let t = self.next_raw();
@@ -136,7 +147,11 @@ impl Preprocessor {
         while self.contexts.len() > base {
             self.pop_context();
         }
-        ok.then_some(out)
+        if !ok {
+            self.give_buf(out);
+            return None;
+        }
+        Some(out)
     }
 
     /// After `defined`: `X` or `(X)`. Returns whether X is a macro.
@@ -189,7 +204,12 @@ impl Preprocessor {
     }
 
     fn number_token(&mut self, v: u64, at: Token) -> Token {
-        let sym = self.interner.intern(v.to_string().as_bytes());
+        // (`defined` and the `__has_*` operators mostly give 0 or 1.)
+        let sym = match v {
+            0 => self.interner.intern(b"0"),
+            1 => self.interner.intern(b"1"),
+            _ => self.interner.intern(v.to_string().as_bytes()),
+        };
         let mut t = Token::new(TokKind::Number, sym, at.loc);
         t.flags = at.flags & flags::PREV_WHITE;
         t.expansion = at.expansion;
@@ -510,6 +530,15 @@ impl Eval<'_> {
         self.pp.interner.get(t.sym).to_vec()
     }
 
+    /// An operator's spelling: punctuators are interned first, in [`lex::PUNCTUATORS`]
+    /// order, so the table gives it without copying it out of the interner.
+    fn op_spelling(&self, t: Token) -> std::borrow::Cow<'static, [u8]> {
+        match lex::PUNCTUATORS.get((t.sym.0 as usize).wrapping_sub(1)) {
+            Some(s) => std::borrow::Cow::Borrowed(s.as_bytes()),
+            None => std::borrow::Cow::Owned(self.spelling(t)),
+        }
+    }
+
     /// An error at token `t`, underlining all of it.
     fn error_at(&mut self, t: Token, msg: String) {
         if !self.failed {
@@ -546,7 +575,8 @@ impl Eval<'_> {
             if t.kind != TokKind::Punct {
                 return Some(lhs);
             }
-            let op = self.spelling(t);
+            let op = self.op_spelling(t);
+            let op: &[u8] = &op;
             if op == b"?" && min == 0 {
                 self.pos += 1;
                 let cond = lhs.is_true();
@@ -589,14 +619,14 @@ impl Eval<'_> {
                 }
                 return Some(lhs);
             }
-            let Some(prec) = binary_prec(&op) else {
+            let Some(prec) = binary_prec(op) else {
                 return Some(lhs);
             };
             if prec < min.max(1) {
                 return Some(lhs);
             }
             self.pos += 1;
-            let short = match op.as_slice() {
+            let short = match op {
                 b"&&" => !lhs.is_true(),
                 b"||" => lhs.is_true(),
                 _ => false,
@@ -609,7 +639,7 @@ impl Eval<'_> {
                 self.skip -= 1;
             }
             let rhs = rhs?;
-            lhs = self.binary(&op, lhs, rhs, t)?;
+            lhs = self.binary(op, lhs, rhs, t)?;
         }
     }
 
@@ -753,11 +783,14 @@ impl Eval<'_> {
             TokKind::Number => self.number(t),
             TokKind::Char => self.char_const(t),
             TokKind::Ident => {
-                let name = self.pp.interner.str(t.sym).into_owned();
-                if self.pp.opts.std.version >= 202000 && (name == "true" || name == "false") {
-                    return Some(Val::truth(name == "true"));
+                if self.pp.opts.std.version >= 202000 {
+                    let name = self.pp.interner.get(t.sym);
+                    if name == b"true" || name == b"false" {
+                        return Some(Val::truth(name == b"true"));
+                    }
                 }
                 if self.skip == 0 && self.pp.diags.policy.is_enabled("undef") {
+                    let name = self.pp.interner.str(t.sym).into_owned();
                     let d = Diagnostic::warning(
                         t.loc,
                         format!("\"{name}\" is not defined, evaluates to 0"),
@@ -770,8 +803,8 @@ impl Eval<'_> {
                 Some(Val::signed(0))
             }
             TokKind::Punct => {
-                let op = self.spelling(t);
-                match op.as_slice() {
+                let op = self.op_spelling(t);
+                match &*op {
                     b"(" => {
                         if self.is_punct(self.peek(), b")") {
                             self.error_at(t, "missing expression between '(' and ')'".into());
@@ -816,13 +849,13 @@ impl Eval<'_> {
                     }
                     _ => {
                         let s = String::from_utf8_lossy(&op).into_owned();
-                        let msg = if binary_prec(&op).is_some() || op == b"?" || op == b":" {
-                            if op == b":" {
+                        let msg = if binary_prec(&op).is_some() || *op == *b"?" || *op == *b":" {
+                            if *op == *b":" {
                                 "':' without preceding '?'".to_string()
                             } else {
                                 format!("operator '{s}' has no left operand")
                             }
-                        } else if op == b")" {
+                        } else if *op == *b")" {
                             "missing expression between '(' and ')'".to_string()
                         } else {
                             format!("token \"{s}\" is not valid in preprocessor expressions")
@@ -843,6 +876,16 @@ impl Eval<'_> {
 
     /// An integer constant (C17 6.4.4.1) as `intmax_t`/`uintmax_t`.
     fn number(&mut self, t: Token) -> Option<Val> {
+        // Plain decimal numbers (most in `#if`: 0, 1, versions) need no parsing of forms.
+        let digits = self.pp.interner.get(t.sym);
+        if !digits.is_empty()
+            && digits.len() <= 18
+            && (digits[0] != b'0' || digits.len() == 1)
+            && digits.iter().all(u8::is_ascii_digit)
+        {
+            let v = digits.iter().fold(0u64, |v, &d| v * 10 + (d - b'0') as u64);
+            return Some(Val::signed(v as i64));
+        }
         let s = self.spelling(t);
         let text = String::from_utf8_lossy(&s).into_owned();
         match parse_int_literal(&text) {

@@ -50,7 +50,10 @@ pub enum MacroKind {
 pub struct Macro {
     pub name: Rc<str>,
     pub kind: MacroKind,
-    /// Shared, so expanding the macro does not copy its definition.
+    /// Shared, so expanding the macro does not copy its definition. In a function-like
+    /// macro's body a parameter's token has its `expansion` set to the parameter's index
+    /// plus one (the field is free: the body comes from no expansion), so substitution does
+    /// not search the parameter list.
     pub body: Rc<[Token]>,
     pub def_loc: Loc,
     /// Being expanded right now: an identifier naming it is painted, not expanded.
@@ -67,6 +70,77 @@ impl Macro {
     }
 }
 
+/// The macros defined now, found by symbol id: a table indexed by the symbol (most
+/// identifiers are not macros, and finding that out is one load instead of a hash probe)
+/// pointing into a dense list of the definitions.
+#[derive(Default)]
+pub(super) struct MacroTable {
+    /// `index[sym]`: where the symbol's definition is in `defs`, plus one (0: none). Shorter
+    /// than the interner when the last symbols are not macros.
+    index: Vec<u32>,
+    defs: Vec<(Symbol, Macro)>,
+}
+
+impl MacroTable {
+    #[inline]
+    fn slot(&self, sym: Symbol) -> Option<usize> {
+        match self.index.get(sym.0 as usize) {
+            Some(&i) if i != 0 => Some(i as usize - 1),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    pub fn contains_key(&self, sym: &Symbol) -> bool {
+        self.slot(*sym).is_some()
+    }
+
+    #[inline]
+    pub fn get(&self, sym: &Symbol) -> Option<&Macro> {
+        self.slot(*sym).map(|i| &self.defs[i].1)
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, sym: &Symbol) -> Option<&mut Macro> {
+        self.slot(*sym).map(|i| &mut self.defs[i].1)
+    }
+
+    /// Defines `sym`, replacing (and returning) an earlier definition.
+    pub fn insert(&mut self, sym: Symbol, m: Macro) -> Option<Macro> {
+        if let Some(i) = self.slot(sym) {
+            return Some(std::mem::replace(&mut self.defs[i].1, m));
+        }
+        let at = sym.0 as usize;
+        if self.index.len() <= at {
+            // Grown in steps: symbols are numbered as they are first seen, so new macro
+            // names keep coming just past the end.
+            self.index.resize((at + 1).next_power_of_two().max(4096), 0);
+        }
+        if self.defs.capacity() == 0 {
+            // A unit with the usual headers defines a few thousand.
+            self.defs.reserve(4096);
+        }
+        self.defs.push((sym, m));
+        self.index[at] = self.defs.len() as u32;
+        None
+    }
+
+    pub fn remove(&mut self, sym: &Symbol) -> Option<Macro> {
+        let i = self.slot(*sym)?;
+        self.index[sym.0 as usize] = 0;
+        let (_, m) = self.defs.swap_remove(i);
+        if let Some((moved, _)) = self.defs.get(i) {
+            self.index[moved.0 as usize] = i as u32 + 1;
+        }
+        Some(m)
+    }
+
+    /// Every definition, in no particular order.
+    pub fn values(&self) -> impl Iterator<Item = &Macro> {
+        self.defs.iter().map(|(_, m)| m)
+    }
+}
+
 /// One level of the expansion stack: tokens being rescanned.
 pub(super) struct Context {
     pub tokens: Vec<Token>,
@@ -75,19 +149,84 @@ pub(super) struct Context {
     pub macro_sym: Option<Symbol>,
 }
 
-/// How a read of the next raw token ended.
-pub(super) enum ArgsResult {
-    Ok(Vec<Vec<Token>>),
-    /// Unterminated or wrong count: reported already.
-    Failed,
+/// The arguments of one macro call, end to end in one buffer (and, once needed, each
+/// macro-expanded, end to end in another): one list per call rather than one per argument,
+/// reused from call to call.
+#[derive(Default)]
+pub(super) struct Args {
+    raw: Vec<Token>,
+    /// `ends[i]`: where argument `i` ends in `raw` (it starts where argument `i - 1` ends).
+    ends: Vec<u32>,
+    expanded: Vec<Token>,
+    /// Where argument `i`'s expansion is in `expanded`, or [`NOT_EXPANDED`].
+    expanded_at: Vec<(u32, u32)>,
+}
+
+const NOT_EXPANDED: (u32, u32) = (u32::MAX, u32::MAX);
+
+impl Args {
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// Ends the argument being collected.
+    fn end_arg(&mut self) {
+        self.ends.push(self.raw.len() as u32);
+    }
+
+    /// Argument `i` as written.
+    fn raw(&self, i: usize) -> &[Token] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.raw[start..self.ends[i] as usize]
+    }
+
+    fn clear(&mut self) {
+        self.raw.clear();
+        self.ends.clear();
+        self.expanded.clear();
+        self.expanded_at.clear();
+    }
+}
+
+/// Marks the parameters in a function-like macro's body as [`Macro::body`] says (a
+/// parameter's token gets its index plus one as its `expansion`; others 0).
+pub(super) fn mark_params(body: &mut [Token], params: &[Symbol]) {
+    for t in body {
+        t.expansion = match t.kind {
+            TokKind::Ident => params
+                .iter()
+                .position(|&s| s == t.sym)
+                .map_or(0, |i| i as u32 + 1),
+            _ => 0,
+        };
+    }
 }
 
 impl Preprocessor {
     /// The next token with macros expanded and directives processed.
+    #[inline(always)]
     pub fn next_token(&mut self) -> Token {
+        let tok = self.next_raw();
+        // Most tokens are not identifiers naming a macro: returned without a call.
+        if tok.kind != TokKind::Ident
+            || tok.has(flags::NO_EXPAND)
+            || !self.macros.contains_key(&tok.sym)
+        {
+            return tok;
+        }
+        self.next_token_expanding(tok)
+    }
+
+    /// [`Preprocessor::next_token`] from `first`, an identifier naming a macro.
+    #[inline(never)]
+    fn next_token_expanding(&mut self, first: Token) -> Token {
         let mut carry_bol = false;
+        let mut pending = Some(first);
         loop {
-            let mut tok = self.next_raw();
+            let mut tok = match pending.take() {
+                Some(t) => t,
+                None => self.next_raw(),
+            };
             if carry_bol {
                 tok.flags |= flags::BOL;
             }
@@ -151,20 +290,32 @@ impl Preprocessor {
                 let (name, body) = match self.macros.get_mut(&sym) {
                     Some(m) => {
                         m.used = true;
-                        (m.name.clone(), m.body.clone())
+                        let same_params = matches!(&m.kind,
+                            MacroKind::Function { params: now, .. } if **now == *params);
+                        let body = if same_params {
+                            m.body.clone()
+                        } else {
+                            // Redefined between its name and the `(`: the body as it is now
+                            // with the parameters it had (gcc's choice too), marked anew.
+                            let mut b = m.body.to_vec();
+                            mark_params(&mut b, &params);
+                            b.into()
+                        };
+                        (m.name.clone(), body)
                     }
                     None => return Expanded::No(tok),
                 };
-                let args = match self.collect_args(&tok, params.len(), variadic) {
-                    ArgsResult::Ok(a) => a,
-                    ArgsResult::Failed => return Expanded::No(tok),
+                let mut args = match self.collect_args(&tok, params.len(), variadic) {
+                    Some(a) => a,
+                    None => return Expanded::No(tok),
                 };
                 let exp = self.sm.add_expansion(Expansion {
                     name,
                     call: tok.loc,
                     parent: tok.expansion,
                 });
-                let out = self.substitute(&body, &params, variadic, args, exp);
+                let out = self.substitute(&body, params.len(), variadic, &mut args, exp);
+                self.give_args(args);
                 self.push_expansion(tok, out)
             }
         }
@@ -220,15 +371,27 @@ impl Preprocessor {
         });
     }
 
+    /// An empty argument list, reused when one is spare.
+    fn take_args(&mut self) -> Args {
+        self.spare_args.pop().unwrap_or_default()
+    }
+
+    fn give_args(&mut self, mut a: Args) {
+        if self.spare_args.len() < 64 && a.raw.capacity() <= 1 << 16 {
+            a.clear();
+            self.spare_args.push(a);
+        }
+    }
+
     /// Collects the arguments of a function-like macro call, the `(` already read.
-    fn collect_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> ArgsResult {
+    /// `None`: unterminated or a wrong count, reported already.
+    fn collect_args(&mut self, name: &Token, nparams: usize, variadic: bool) -> Option<Args> {
         self.collecting_args += 1;
-        // Arguments are rarely longer than 8 tokens: each starts with room for that.
-        let mut args: Vec<Vec<Token>> = vec![self.take_buf()];
+        let mut args = self.take_args();
         let mut depth = 0usize;
         // gcc reports argument errors where the list ended: the `)`, or the end of input.
         let mut end = name.loc;
-        let result = loop {
+        let ok = loop {
             let t = self.next_raw();
             match t.kind {
                 TokKind::Eof | TokKind::Eod | TokKind::Placemarker => {
@@ -250,55 +413,52 @@ impl Preprocessor {
                     self.report(d);
                     // The end marker is read again by whoever stopped at it.
                     self.push_back(t);
-                    for a in args.drain(..) {
-                        self.give_buf(a);
-                    }
-                    break ArgsResult::Failed;
+                    break false;
                 }
                 TokKind::Punct if t.sym == p::LPAREN => depth += 1,
                 TokKind::Punct if t.sym == p::RPAREN => {
                     if depth == 0 {
                         end = t.loc;
-                        break ArgsResult::Ok(args);
+                        args.end_arg();
+                        break true;
                     }
                     depth -= 1;
                 }
                 // A comma separates arguments, except inside the variable ones.
                 TokKind::Punct
-                    if t.sym == p::COMMA && depth == 0 && !(variadic && args.len() == nparams) =>
+                    if t.sym == p::COMMA
+                        && depth == 0
+                        && !(variadic && args.len() + 1 == nparams) =>
                 {
-                    let buf = self.take_buf();
-                    args.push(buf);
+                    args.end_arg();
                     continue;
                 }
                 _ => {}
             }
-            args.last_mut().unwrap().push(t);
+            args.raw.push(t);
         };
         self.collecting_args -= 1;
-        let ArgsResult::Ok(mut args) = result else {
-            return result;
-        };
+        if !ok {
+            self.give_args(args);
+            return None;
+        }
         // `f()` passes one empty argument, which is right for one parameter and none.
-        if nparams == 0 && args.len() == 1 && args[0].is_empty() {
-            let a = args.pop().unwrap();
-            self.give_buf(a);
+        if nparams == 0 && args.len() == 1 && args.raw.is_empty() {
+            args.ends.clear();
         }
         if args.len() < nparams {
             // A variadic macro may omit the variable part entirely (C2x, GNU before that).
             if variadic && args.len() + 1 == nparams {
-                args.push(Vec::new());
+                args.end_arg();
             } else {
-                for a in args.drain(..) {
-                    self.give_buf(a);
-                }
+                let given = args.len();
+                self.give_args(args);
                 let mname = self.interner.str(name.sym).into_owned();
                 let msg = format!(
-                    "macro \"{mname}\" requires {nparams} arguments, but only {} given",
-                    args.len()
+                    "macro \"{mname}\" requires {nparams} arguments, but only {given} given"
                 );
                 self.report_with_def_note(name, end, msg);
-                return ArgsResult::Failed;
+                return None;
             }
         } else if args.len() > nparams {
             let mname = self.interner.str(name.sym).into_owned();
@@ -307,12 +467,11 @@ impl Preprocessor {
                 args.len()
             );
             self.report_with_def_note(name, end, msg);
-            for a in args.drain(..) {
-                self.give_buf(a);
-            }
-            return ArgsResult::Failed;
+            self.give_args(args);
+            return None;
         }
-        ArgsResult::Ok(args)
+        args.expanded_at.resize(args.len(), NOT_EXPANDED);
+        Some(args)
     }
 
     fn report_with_def_note(&mut self, name: &Token, at: Loc, msg: String) {
@@ -331,19 +490,29 @@ impl Preprocessor {
         }
     }
 
-    /// Fully macro-expands one argument in isolation (C17 6.10.3.1p1).
-    fn expand_arg(&mut self, arg: &[Token]) -> Vec<Token> {
+    /// Argument `i` fully macro-expanded in isolation (C17 6.10.3.1p1), expanded once
+    /// and kept in `args`: where it is in `args.expanded`.
+    fn expand_arg(&mut self, args: &mut Args, i: usize) -> (usize, usize) {
+        let (s, e) = args.expanded_at[i];
+        if (s, e) != NOT_EXPANDED {
+            return (s as usize, e as usize);
+        }
+        let start = args.expanded.len();
+        let arg_start = if i == 0 { 0 } else { args.ends[i - 1] as usize };
+        let arg = &args.raw[arg_start..args.ends[i] as usize];
         if !arg
             .iter()
             .any(|t| t.kind == TokKind::Ident && !t.has(flags::NO_EXPAND))
         {
+            args.expanded.extend_from_slice(arg);
+        } else {
             let mut v = self.take_buf();
             v.extend_from_slice(arg);
-            return v;
+            self.expand_list_into(v, &mut args.expanded);
         }
-        let mut v = self.take_buf();
-        v.extend_from_slice(arg);
-        self.expand_list(v)
+        let end = args.expanded.len();
+        args.expanded_at[i] = (start as u32, end as u32);
+        (start, end)
     }
 
     pub(super) fn pop_context(&mut self) {
@@ -358,30 +527,27 @@ impl Preprocessor {
     }
 
     /// Builds a function-like macro's replacement: parameters replaced, `#` and `##` done.
+    /// `body` has its parameters marked (see [`Macro::body`]).
     fn substitute(
         &mut self,
         body: &[Token],
-        params: &[Symbol],
+        nparams: usize,
         variadic: bool,
-        args: Vec<Vec<Token>>,
+        args: &mut Args,
         exp: u32,
     ) -> Vec<Token> {
-        let va_index = if variadic {
-            Some(params.len() - 1)
-        } else {
-            None
-        };
+        let va_index = if variadic { Some(nparams - 1) } else { None };
         let param_of = |t: &Token| -> Option<usize> {
-            if t.kind == TokKind::Ident {
-                params.iter().position(|&s| s == t.sym)
+            if t.kind == TokKind::Ident && t.expansion != 0 {
+                Some(t.expansion as usize - 1)
             } else {
                 None
             }
         };
-        let mut expanded: Vec<Option<Vec<Token>>> = vec![None; args.len()];
         let mut out: Vec<Token> = self.take_buf();
         out.reserve(body.len());
-        // Marks, per output token, that it is the left operand of `##`.
+        let mut any_paste = false;
+        let mut any_placemarker = false;
         let mut i = 0;
         let va_opt = self.sym_va_opt;
         while i < body.len() {
@@ -389,9 +555,10 @@ impl Preprocessor {
             // `#param`
             if t.kind == TokKind::Punct && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) {
                 if let Some(pi) = body.get(i + 1).and_then(param_of) {
-                    let mut s = self.stringify(&args[pi], t.loc);
+                    let mut s = self.stringify(args.raw(pi), t.loc);
                     s.flags = (t.flags & flags::PREV_WHITE) | flags::FROM_MACRO;
                     s.flags |= body[i + 1].flags & flags::PASTE_LEFT;
+                    any_paste |= s.has(flags::PASTE_LEFT);
                     s.expansion = exp;
                     out.push(s);
                     i += 2;
@@ -401,17 +568,14 @@ impl Preprocessor {
             // `__VA_OPT__(content)`
             if let Some(va) = va_index.filter(|_| t.kind == TokKind::Ident && t.sym == va_opt) {
                 if let Some((content, next)) = va_opt_content(body, i) {
-                    let va_present = {
-                        if expanded[va].is_none() {
-                            expanded[va] = Some(self.expand_arg(&args[va]));
-                        }
-                        !expanded[va].as_ref().unwrap().is_empty()
-                    };
+                    let (s, e) = self.expand_arg(args, va);
+                    let va_present = s != e;
                     let paste_left = body[next - 1].has(flags::PASTE_LEFT);
                     if va_present {
-                        let sub = self.substitute(&content, params, variadic, args.clone(), exp);
+                        let sub = self.substitute(&content, nparams, variadic, args, exp);
                         let start = out.len();
-                        out.extend(sub);
+                        out.extend_from_slice(&sub);
+                        self.give_buf(sub);
                         if let Some(f) = out.get_mut(start) {
                             f.flags =
                                 (f.flags & !flags::PREV_WHITE) | (t.flags & flags::PREV_WHITE);
@@ -421,10 +585,14 @@ impl Preprocessor {
                                 l.flags |= flags::PASTE_LEFT;
                             }
                         }
+                        // (The content's own pastes are done; this one may be left.)
+                        any_paste |= paste_left;
                     } else if paste_left || out.last().is_some_and(|l| l.has(flags::PASTE_LEFT)) {
                         let mut pm = Token::new(TokKind::Placemarker, Symbol(0), t.loc);
                         pm.flags = if paste_left { flags::PASTE_LEFT } else { 0 };
                         out.push(pm);
+                        any_paste |= paste_left;
+                        any_placemarker = true;
                     }
                     i = next;
                     continue;
@@ -434,12 +602,10 @@ impl Preprocessor {
                 let pasted_left = out.last().is_some_and(|l| l.has(flags::PASTE_LEFT));
                 let paste_right = t.has(flags::PASTE_LEFT);
                 let tokens: &[Token] = if pasted_left || paste_right {
-                    &args[pi]
+                    args.raw(pi)
                 } else {
-                    if expanded[pi].is_none() {
-                        expanded[pi] = Some(self.expand_arg(&args[pi]));
-                    }
-                    expanded[pi].as_deref().unwrap()
+                    let (s, e) = self.expand_arg(args, pi);
+                    &args.expanded[s..e]
                 };
                 // GNU: `, ## __VA_ARGS__` with an empty variable argument drops the comma.
                 if pasted_left && Some(pi) == va_index && tokens.is_empty() {
@@ -464,13 +630,13 @@ impl Preprocessor {
                         let mut pm = Token::new(TokKind::Placemarker, Symbol(0), t.loc);
                         pm.flags = t.flags & flags::PASTE_LEFT;
                         out.push(pm);
+                        any_placemarker = true;
                     }
                 } else {
                     let start = out.len();
-                    for &a in tokens {
-                        let mut a = a;
+                    out.extend_from_slice(tokens);
+                    for a in &mut out[start..] {
                         a.flags &= !(flags::BOL | flags::PASTE_LEFT);
-                        out.push(a);
                     }
                     out[start].flags =
                         (out[start].flags & !flags::PREV_WHITE) | (t.flags & flags::PREV_WHITE);
@@ -478,6 +644,7 @@ impl Preprocessor {
                         out.last_mut().unwrap().flags |= flags::PASTE_LEFT;
                     }
                 }
+                any_paste |= paste_right;
                 i += 1;
                 continue;
             }
@@ -485,21 +652,18 @@ impl Preprocessor {
             t.expansion = exp;
             t.flags &= !flags::BOL;
             t.flags |= flags::FROM_MACRO;
+            any_paste |= t.has(flags::PASTE_LEFT);
             out.push(t);
             i += 1;
         }
-        for a in args {
-            self.give_buf(a);
-        }
-        for a in expanded.into_iter().flatten() {
-            self.give_buf(a);
-        }
-        let mut pasted = if out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
+        let mut pasted = if any_paste && out.iter().any(|t| t.has(flags::PASTE_LEFT)) {
             self.paste_all(out, exp)
         } else {
             out
         };
-        pasted.retain(|t| t.kind != TokKind::Placemarker);
+        if any_placemarker {
+            pasted.retain(|t| t.kind != TokKind::Placemarker);
+        }
         pasted
     }
 
@@ -543,9 +707,23 @@ impl Preprocessor {
             l.flags = (l.flags & !flags::PASTE_LEFT) | (rhs.flags & flags::PASTE_LEFT);
             return Ok(l);
         }
-        let mut text = self.interner.get(lhs.sym).to_vec();
+        let mut text = std::mem::take(&mut self.paste_buf);
+        text.clear();
+        text.extend_from_slice(self.interner.get(lhs.sym));
         text.extend_from_slice(self.interner.get(rhs.sym));
-        match self.lex_single(&text) {
+        // Most pastes join a name and a name or a number into a name (`x ## 1`,
+        // `__f ## 32`): spellings made of letters, digits and `_` only need no lexing.
+        let word = |s: &[u8]| s.iter().all(|&b| b.is_ascii_alphanumeric() || b == b'_');
+        let kind = if lhs.kind == TokKind::Ident
+            && matches!(rhs.kind, TokKind::Ident | TokKind::Number)
+            && !text.first().is_some_and(u8::is_ascii_digit)
+            && word(&text)
+        {
+            Some(TokKind::Ident)
+        } else {
+            self.lex_single(&text)
+        };
+        let result = match kind {
             Some(kind) => {
                 let sym = self.interner.intern(&text);
                 let mut t = Token::new(kind, sym, lhs.loc);
@@ -571,7 +749,9 @@ impl Preprocessor {
                 l2.flags &= !flags::PASTE_LEFT;
                 Err((l2, rhs))
             }
-        }
+        };
+        self.paste_buf = text;
+        result
     }
 
     /// `#arg`: the spelling of the argument's tokens as a string literal (C17 6.10.3.2).

@@ -14,7 +14,7 @@ use crate::diag::{Diagnostic, Diagnostics, Level};
 use crate::lex::{self, p, LexOptions, Lexer};
 use crate::source::{clean, FileId, Loc, SourceFile, SourceMap};
 use crate::token::{flags, FxHashMap, Interner, Symbol, TokKind, Token};
-use macros::Context;
+use macros::{Context, MacroTable};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -173,7 +173,7 @@ pub struct Preprocessor {
     pub interner: Interner,
     pub diags: Diagnostics,
     pub opts: PpOptions,
-    macros: FxHashMap<Symbol, Macro>,
+    macros: MacroTable,
     frames: Vec<Frame>,
     /// Files read as system headers, for diagnostics reported after they were read
     /// (semantic analysis).
@@ -183,6 +183,10 @@ pub struct Preprocessor {
     /// macro call needs several short-lived lists, and allocating each anew was a quarter
     /// of the preprocessor's time in system headers.
     spare: Vec<Vec<Token>>,
+    /// Argument lists of finished macro calls, kept for reuse likewise.
+    spare_args: Vec<macros::Args>,
+    /// The spelling being built by a `##`, kept for reuse.
+    paste_buf: Vec<u8>,
     events: Vec<Event>,
     /// Non-zero while reading a macro's arguments (or looking for its `(`): the end of a
     /// file ends the read instead of popping back to the includer.
@@ -243,11 +247,13 @@ impl Preprocessor {
             interner,
             diags,
             opts,
-            macros: FxHashMap::default(),
+            macros: MacroTable::default(),
             frames: Vec::new(),
             system_files: Default::default(),
             contexts: Vec::new(),
             spare: Vec::new(),
+            spare_args: Vec::new(),
+            paste_buf: Vec::new(),
             events: Vec::new(),
             collecting_args: 0,
             eof_pushed_back: false,
@@ -469,8 +475,28 @@ impl Preprocessor {
     }
 
     /// The next unexpanded token: from the expansion contexts, else from the files
-    /// (processing directives on the way).
+    /// (processing directives on the way). Inlined: reading the next token of a context,
+    /// or of the file when there is none, is the per-token path of the whole preprocessor.
+    #[inline]
     pub(super) fn next_raw(&mut self) -> Token {
+        if let Some(c) = self.contexts.last_mut() {
+            if c.pos < c.tokens.len() {
+                let t = c.tokens[c.pos];
+                c.pos += 1;
+                return t;
+            }
+            return self.next_raw_after_context();
+        }
+        if self.eof_pushed_back {
+            return self.pushed_back_eof();
+        }
+        self.next_raw_file_level(false)
+    }
+
+    /// [`Preprocessor::next_raw`] when the innermost context is exhausted: pops it (and
+    /// any more that are), then reads on.
+    #[inline(never)]
+    fn next_raw_after_context(&mut self) -> Token {
         while let Some(c) = self.contexts.last_mut() {
             if c.pos < c.tokens.len() {
                 let t = c.tokens[c.pos];
@@ -481,94 +507,171 @@ impl Preprocessor {
             self.pop_context();
         }
         if self.eof_pushed_back {
-            self.eof_pushed_back = false;
-            let loc = self.frames.last().map_or(Loc::default(), |f| Loc {
-                file: f.file,
-                offset: f.lexer.pos() as u32,
-            });
-            return Token::new(TokKind::Eof, Symbol(0), loc);
+            return self.pushed_back_eof();
         }
         self.next_raw_file_level(false)
     }
 
-    /// The next token from the current file, directives processed.
+    #[cold]
+    fn pushed_back_eof(&mut self) -> Token {
+        self.eof_pushed_back = false;
+        let loc = self.frames.last().map_or(Loc::default(), |f| Loc {
+            file: f.file,
+            offset: f.lexer.pos() as u32,
+        });
+        Token::new(TokKind::Eof, Symbol(0), loc)
+    }
+
+    /// The next token from the current file, directives processed. The common case is
+    /// inlined and kept small: an ordinary token of a file already announced, no lexer
+    /// diagnostics, no poisoned names.
+    #[inline]
     fn next_raw_file_level(&mut self, stop_at_buffer_end: bool) -> Token {
+        if !self.fatal {
+            if let Some(frame) = self.frames.last_mut() {
+                if frame.announced {
+                    let t = frame.lexer.next(&mut self.interner);
+                    let ordinary = match t.kind {
+                        TokKind::Eof | TokKind::Eod => false,
+                        TokKind::Punct => {
+                            !(t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH))
+                        }
+                        _ => true,
+                    };
+                    if ordinary && frame.lexer.diags.is_empty() && self.poisoned.is_empty() {
+                        // Tokens inside the guard's conditional keep the guard.
+                        if frame.mi != MiState::Spoiled && frame.conds.is_empty() {
+                            frame.mi = MiState::Spoiled;
+                        }
+                        return t;
+                    }
+                    if let Some(t) = self.file_token(t, stop_at_buffer_end) {
+                        return t;
+                    }
+                }
+            }
+        }
+        self.next_raw_file_level_slow(stop_at_buffer_end)
+    }
+
+    /// [`Preprocessor::next_raw_file_level`] after its first try: the same, in a loop.
+    #[inline(never)]
+    fn next_raw_file_level_slow(&mut self, stop_at_buffer_end: bool) -> Token {
         loop {
-            if self.fatal {
-                return Token::new(TokKind::Eof, Symbol(0), Loc::default());
+            if !self.fatal {
+                if let Some(frame) = self.frames.last_mut() {
+                    if frame.announced {
+                        let t = frame.lexer.next(&mut self.interner);
+                        if let Some(t) = self.file_token(t, stop_at_buffer_end) {
+                            return t;
+                        }
+                        continue;
+                    }
+                }
             }
-            let Some(frame) = self.frames.last_mut() else {
-                return Token::new(TokKind::Eof, Symbol(0), Loc::default());
-            };
-            if !frame.announced {
-                frame.announced = true;
-                let (file, forced, system) = (frame.file, frame.forced, frame.system);
-                if let Some((name, key)) = frame.dep.take() {
-                    self.add_dep(&name, &key, system);
-                }
-                self.events.push(Event::Enter {
-                    file,
-                    forced,
-                    system,
-                });
-            }
-            let frame = self.frames.last_mut().unwrap();
-            let t = frame.lexer.next(&mut self.interner);
-            if !frame.lexer.diags.is_empty() {
-                self.flush_lex_diags();
-            }
-            match t.kind {
-                TokKind::Eof => {
-                    if self.collecting_args > 0 {
-                        return t;
-                    }
-                    self.end_of_file();
-                    if stop_at_buffer_end || self.frames.is_empty() {
-                        return t;
-                    }
-                }
-                TokKind::Punct
-                    if t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) =>
-                {
-                    // Also inside macro arguments, as gcc does.
-                    self.directive(t);
-                }
-                TokKind::Eod => {
-                    // Only inside a directive, handled there.
-                    return t;
-                }
-                _ => {
-                    let frame = self.frames.last_mut().unwrap();
-                    if frame.mi != MiState::Spoiled && !frame.conds.is_empty() {
-                        // Tokens inside the guard are fine.
-                    } else {
-                        frame.mi = MiState::Spoiled;
-                    }
-                    if t.kind == TokKind::Ident
-                        && !self.poisoned.is_empty()
-                        && self.poisoned.contains(&t.sym)
-                    {
-                        let name = self.interner.str(t.sym).into_owned();
-                        let len = name.len() as u32;
-                        self.report(
-                            Diagnostic::error(t.loc, format!("attempt to use poisoned \"{name}\""))
-                                .with_len(len),
-                        );
-                    }
-                    return t;
-                }
+            if let Some(t) = self.file_level_start() {
+                return t;
             }
         }
     }
 
+    /// The cases [`Preprocessor::next_raw_file_level`] leaves aside before reading: a
+    /// fatal error or no file left (an `Eof` to return), or a file whose `Enter` event is
+    /// still to be sent (sent now; `None`: read on).
     #[inline(never)]
+    fn file_level_start(&mut self) -> Option<Token> {
+        if self.fatal {
+            return Some(Token::new(TokKind::Eof, Symbol(0), Loc::default()));
+        }
+        let Some(frame) = self.frames.last_mut() else {
+            return Some(Token::new(TokKind::Eof, Symbol(0), Loc::default()));
+        };
+        if !frame.announced {
+            frame.announced = true;
+            let (file, forced, system) = (frame.file, frame.forced, frame.system);
+            if let Some((name, key)) = frame.dep.take() {
+                self.add_dep(&name, &key, system);
+            }
+            self.events.push(Event::Enter {
+                file,
+                forced,
+                system,
+            });
+        }
+        None
+    }
+
+    /// A token just read from the current file that is not an ordinary one (or came with
+    /// lexer diagnostics, or poisoned names exist): the token to return, or `None` to read
+    /// on (a directive was processed, a file ended).
+    #[inline(never)]
+    fn file_token(&mut self, t: Token, stop_at_buffer_end: bool) -> Option<Token> {
+        if !self.frames.last().unwrap().lexer.diags.is_empty() {
+            self.flush_lex_diags();
+        }
+        match t.kind {
+            TokKind::Eof => {
+                if self.collecting_args > 0 {
+                    return Some(t);
+                }
+                self.end_of_file();
+                if stop_at_buffer_end || self.frames.is_empty() {
+                    return Some(t);
+                }
+                None
+            }
+            TokKind::Punct
+                if t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) =>
+            {
+                // Also inside macro arguments, as gcc does.
+                self.directive(t);
+                None
+            }
+            TokKind::Eod => {
+                // Only inside a directive, handled there.
+                Some(t)
+            }
+            _ => {
+                let frame = self.frames.last_mut().unwrap();
+                if frame.mi != MiState::Spoiled && !frame.conds.is_empty() {
+                    // Tokens inside the guard are fine.
+                } else {
+                    frame.mi = MiState::Spoiled;
+                }
+                if t.kind == TokKind::Ident
+                    && !self.poisoned.is_empty()
+                    && self.poisoned.contains(&t.sym)
+                {
+                    let name = self.interner.str(t.sym).into_owned();
+                    let len = name.len() as u32;
+                    self.report(
+                        Diagnostic::error(t.loc, format!("attempt to use poisoned \"{name}\""))
+                            .with_len(len),
+                    );
+                }
+                Some(t)
+            }
+        }
+    }
+
+    /// Reports what the current file's lexer found (nothing, nearly always: checked here,
+    /// inlined, before a call).
+    #[inline]
     fn flush_lex_diags(&mut self) {
+        if self
+            .frames
+            .last()
+            .is_some_and(|f| !f.lexer.diags.is_empty())
+        {
+            self.report_lex_diags();
+        }
+    }
+
+    #[inline(never)]
+    fn report_lex_diags(&mut self) {
         let Some(frame) = self.frames.last_mut() else {
             return;
         };
-        if frame.lexer.diags.is_empty() {
-            return;
-        }
         let diags = std::mem::take(&mut frame.lexer.diags);
         for d in diags {
             let level = if d.error {
