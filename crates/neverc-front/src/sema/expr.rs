@@ -170,6 +170,15 @@ impl<'a> Sema<'a> {
             },
             ExprKind::Int(i) => (self.int_lit_type(i), false),
             ExprKind::Paren(x) if self.discarded != Some(e) => (self.expr(x), self.is_not_const(x)),
+            ExprKind::Binary(op, a, b) => {
+                let t = self.binary(op, a, b, e);
+                // `never_constant`'s answer: `eval` tries `a` first, then `b`.
+                let never = self.is_not_const(a)
+                    || (!matches!(op, BinOp::And | BinOp::Or)
+                        && self.values.get(&a).is_some()
+                        && self.is_not_const(b));
+                (t, never)
+            }
             _ => {
                 let t = self.expr_inner(e);
                 // (`never_constant` reads the type.)
@@ -345,6 +354,7 @@ impl<'a> Sema<'a> {
     }
 
     /// The type of `e` after lvalue conversion and decay.
+    #[inline]
     pub(crate) fn rvalue(&mut self, e: ExprId) -> TypeId {
         let t = self.expr(e);
         if self.named_bitfields {
@@ -1524,6 +1534,7 @@ impl<'a> Sema<'a> {
         }
     }
 
+    #[inline(never)]
     fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
         let at = self.rvalue(a);
         // `0 && x / 0`: the right operand is never evaluated, and gcc gives no warnings
@@ -1633,9 +1644,14 @@ impl<'a> Sema<'a> {
         if cmp {
             self.comparison_warnings(op, a, b, at, bt, at_e);
         }
-        self.constant_operand_warnings(op, b, at, at_e);
-        if matches!(op, Add | Sub | Mul) {
-            self.overflow_warning(op, a, b, at, bt, at_e);
+        // (Both check these first; asked here, most operators need no call.)
+        if self.depth == 0 && self.dead == 0 {
+            if matches!(op, Div | Mod | Shl | Shr) {
+                self.constant_operand_warnings(op, b, at, at_e);
+            }
+            if matches!(op, Add | Sub | Mul) && self.maybe_constant(a) && self.maybe_constant(b) {
+                self.overflow_warning(op, a, b, at, bt, at_e);
+            }
         }
         match op {
             _ if cmp => self.int_t(),
@@ -1690,6 +1706,7 @@ impl<'a> Sema<'a> {
 
     /// Could `e` be an integer constant expression? A cheap test on its form, so that
     /// only such operands are evaluated.
+    #[inline]
     fn maybe_constant(&self, e: ExprId) -> bool {
         let mut e = e;
         while let ExprKind::Paren(x) = self.ast.expr(e).kind {
@@ -2459,19 +2476,33 @@ impl<'a> Sema<'a> {
                 return Some(v);
             }
         }
+        // Parentheses, as `eval_new` would.
+        if let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            if self.rec <= MAX_RECURSION {
+                self.rec += 1;
+                let v = self.eval(x);
+                self.rec -= 1;
+                return self.eval_done(e, v);
+            }
+        }
         self.eval_new(e)
     }
 
     /// [`Self::eval`] of an expression not evaluated before.
     #[inline(never)]
     fn eval_new(&mut self, e: ExprId) -> Option<i128> {
-        let (word, bit) = (e.0 as usize / 64, 1u64 << (e.0 % 64));
         if self.rec > MAX_RECURSION {
             return None;
         }
         self.rec += 1;
         let v = self.eval_inner(e);
         self.rec -= 1;
+        self.eval_done(e, v)
+    }
+
+    /// Records the outcome `v` of evaluating `e`.
+    fn eval_done(&mut self, e: ExprId, v: Option<i128>) -> Option<i128> {
+        let (word, bit) = (e.0 as usize / 64, 1u64 << (e.0 % 64));
         let Some(v) = v else {
             // Remembered only once the expression has its type (an untyped one may still
             // become a constant). A failure at the recursion limit is remembered too: it
