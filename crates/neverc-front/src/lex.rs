@@ -28,6 +28,34 @@ const PUNCT_LEN: [u8; PUNCTUATORS.len()] = {
     t
 };
 
+/// The index of `spelling` in [`PUNCTUATORS`], found at compile time where it is used in a
+/// constant (a spelling not in the table stops the build).
+pub const fn punct_index(spelling: &str) -> usize {
+    let want = spelling.as_bytes();
+    let mut i = 0;
+    while i < PUNCTUATORS.len() {
+        let have = PUNCTUATORS[i].as_bytes();
+        if have.len() == want.len() {
+            let mut k = 0;
+            while k < have.len() && have[k] == want[k] {
+                k += 1;
+            }
+            if k == have.len() {
+                return i;
+            }
+        }
+        i += 1;
+    }
+    panic!("not a punctuator")
+}
+
+/// `pi!("->")`: the index of a punctuator in [`PUNCTUATORS`], as a constant.
+macro_rules! pi {
+    ($spelling:literal) => {
+        const { punct_index($spelling) }
+    };
+}
+
 /// The symbol of a punctuator's spelling (they are interned first, in [`PUNCTUATORS`] order).
 pub const fn punct_sym(index: usize) -> Symbol {
     Symbol(1 + index as u32)
@@ -35,18 +63,18 @@ pub const fn punct_sym(index: usize) -> Symbol {
 
 /// Symbols of the punctuators the preprocessor looks for.
 pub mod p {
-    use super::punct_sym;
+    use super::{punct_index, punct_sym};
     use crate::token::Symbol;
-    pub const HASHHASH_DIGRAPH: Symbol = punct_sym(0);
-    pub const ELLIPSIS: Symbol = punct_sym(1);
-    pub const HASHHASH: Symbol = punct_sym(23);
-    pub const HASH_DIGRAPH: Symbol = punct_sym(28);
-    pub const LPAREN: Symbol = punct_sym(31);
-    pub const RPAREN: Symbol = punct_sym(32);
-    pub const LT: Symbol = punct_sym(44);
-    pub const GT: Symbol = punct_sym(45);
-    pub const COMMA: Symbol = punct_sym(52);
-    pub const HASH: Symbol = punct_sym(53);
+    pub const HASHHASH_DIGRAPH: Symbol = punct_sym(punct_index("%:%:"));
+    pub const ELLIPSIS: Symbol = punct_sym(punct_index("..."));
+    pub const HASHHASH: Symbol = punct_sym(punct_index("##"));
+    pub const HASH_DIGRAPH: Symbol = punct_sym(punct_index("%:"));
+    pub const LPAREN: Symbol = punct_sym(punct_index("("));
+    pub const RPAREN: Symbol = punct_sym(punct_index(")"));
+    pub const LT: Symbol = punct_sym(punct_index("<"));
+    pub const GT: Symbol = punct_sym(punct_index(">"));
+    pub const COMMA: Symbol = punct_sym(punct_index(","));
+    pub const HASH: Symbol = punct_sym(punct_index("#"));
 }
 
 /// Interns the punctuators at their fixed symbols. Call on a fresh interner.
@@ -383,62 +411,125 @@ impl Lexer {
                     fl |= flags::PREV_WHITE;
                 }
                 // The punctuators, longest match first (as `punct_at` finds them).
-                b'(' => return punct(self, 31),
-                b')' => return punct(self, 32),
-                b';' => return punct(self, 50),
-                b',' => return punct(self, 52),
-                b'{' => return punct(self, 33),
-                b'}' => return punct(self, 34),
-                b'[' => return punct(self, 29),
-                b']' => return punct(self, 30),
-                b'?' => return punct(self, 48),
-                b'~' => return punct(self, 40),
-                b'=' => return punct(self, if at(start + 1) == b'=' { 11 } else { 51 }),
-                b'!' => return punct(self, if at(start + 1) == b'=' { 12 } else { 41 }),
-                b'*' => return punct(self, if at(start + 1) == b'=' { 15 } else { 37 }),
-                b'/' => return punct(self, if at(start + 1) == b'=' { 16 } else { 42 }),
-                b'^' => return punct(self, if at(start + 1) == b'=' { 21 } else { 46 }),
-                b'#' => return punct(self, if at(start + 1) == b'#' { 23 } else { 53 }),
-                b':' => return punct(self, if at(start + 1) == b'>' { 25 } else { 49 }),
+                b'(' => return punct(self, pi!("(")),
+                b')' => return punct(self, pi!(")")),
+                b';' => return punct(self, pi!(";")),
+                b',' => return punct(self, pi!(",")),
+                b'{' => return punct(self, pi!("{")),
+                b'}' => return punct(self, pi!("}")),
+                b'[' => return punct(self, pi!("[")),
+                b']' => return punct(self, pi!("]")),
+                b'?' => return punct(self, pi!("?")),
+                b'~' => return punct(self, pi!("~")),
+                b'=' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'=' {
+                            pi!("==")
+                        } else {
+                            pi!("=")
+                        },
+                    )
+                }
+                b'!' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'=' {
+                            pi!("!=")
+                        } else {
+                            pi!("!")
+                        },
+                    )
+                }
+                b'*' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'=' {
+                            pi!("*=")
+                        } else {
+                            pi!("*")
+                        },
+                    )
+                }
+                b'/' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'=' {
+                            pi!("/=")
+                        } else {
+                            pi!("/")
+                        },
+                    )
+                }
+                b'^' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'=' {
+                            pi!("^=")
+                        } else {
+                            pi!("^")
+                        },
+                    )
+                }
+                b'#' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'#' {
+                            pi!("##")
+                        } else {
+                            pi!("#")
+                        },
+                    )
+                }
+                b':' => {
+                    return punct(
+                        self,
+                        if at(start + 1) == b'>' {
+                            pi!(":>")
+                        } else {
+                            pi!(":")
+                        },
+                    )
+                }
                 b'-' => {
                     let i = match at(start + 1) {
-                        b'>' => 4,
-                        b'-' => 6,
-                        b'=' => 19,
-                        _ => 39,
+                        b'>' => pi!("->"),
+                        b'-' => pi!("--"),
+                        b'=' => pi!("-="),
+                        _ => pi!("-"),
                     };
                     return punct(self, i);
                 }
                 b'+' => {
                     let i = match at(start + 1) {
-                        b'+' => 5,
-                        b'=' => 18,
-                        _ => 38,
+                        b'+' => pi!("++"),
+                        b'=' => pi!("+="),
+                        _ => pi!("+"),
                     };
                     return punct(self, i);
                 }
                 b'&' => {
                     let i = match at(start + 1) {
-                        b'&' => 13,
-                        b'=' => 20,
-                        _ => 36,
+                        b'&' => pi!("&&"),
+                        b'=' => pi!("&="),
+                        _ => pi!("&"),
                     };
                     return punct(self, i);
                 }
                 b'|' => {
                     let i = match at(start + 1) {
-                        b'|' => 14,
-                        b'=' => 22,
-                        _ => 47,
+                        b'|' => pi!("||"),
+                        b'=' => pi!("|="),
+                        _ => pi!("|"),
                     };
                     return punct(self, i);
                 }
                 b'>' => {
                     let i = match at(start + 1) {
-                        b'>' if at(start + 2) == b'=' => 3,
-                        b'>' => 8,
-                        b'=' => 10,
-                        _ => 45,
+                        b'>' if at(start + 2) == b'=' => pi!(">>="),
+                        b'>' => pi!(">>"),
+                        b'=' => pi!(">="),
+                        _ => pi!(">"),
                     };
                     return punct(self, i);
                 }
@@ -699,73 +790,73 @@ fn punct_at(rest: &[u8]) -> Option<usize> {
     let at = |i: usize| rest.get(i).copied().unwrap_or(0);
     let next = at(1);
     Some(match *rest.first()? {
-        b'[' => 29,
-        b']' => 30,
-        b'(' => 31,
-        b')' => 32,
-        b'{' => 33,
-        b'}' => 34,
-        b'~' => 40,
-        b'?' => 48,
-        b';' => 50,
-        b',' => 52,
+        b'[' => pi!("["),
+        b']' => pi!("]"),
+        b'(' => pi!("("),
+        b')' => pi!(")"),
+        b'{' => pi!("{"),
+        b'}' => pi!("}"),
+        b'~' => pi!("~"),
+        b'?' => pi!("?"),
+        b';' => pi!(";"),
+        b',' => pi!(","),
         b'-' => match next {
-            b'>' => 4,
-            b'-' => 6,
-            b'=' => 19,
-            _ => 39,
+            b'>' => pi!("->"),
+            b'-' => pi!("--"),
+            b'=' => pi!("-="),
+            _ => pi!("-"),
         },
         b'+' => match next {
-            b'+' => 5,
-            b'=' => 18,
-            _ => 38,
+            b'+' => pi!("++"),
+            b'=' => pi!("+="),
+            _ => pi!("+"),
         },
         b'&' => match next {
-            b'&' => 13,
-            b'=' => 20,
-            _ => 36,
+            b'&' => pi!("&&"),
+            b'=' => pi!("&="),
+            _ => pi!("&"),
         },
         b'|' => match next {
-            b'|' => 14,
-            b'=' => 22,
-            _ => 47,
+            b'|' => pi!("||"),
+            b'=' => pi!("|="),
+            _ => pi!("|"),
         },
-        b'=' if next == b'=' => 11,
-        b'=' => 51,
-        b'!' if next == b'=' => 12,
-        b'!' => 41,
-        b'*' if next == b'=' => 15,
-        b'*' => 37,
-        b'/' if next == b'=' => 16,
-        b'/' => 42,
-        b'^' if next == b'=' => 21,
-        b'^' => 46,
-        b'#' if next == b'#' => 23,
-        b'#' => 53,
-        b':' if next == b'>' => 25,
-        b':' => 49,
-        b'.' if next == b'.' && at(2) == b'.' => 1,
-        b'.' => 35,
+        b'=' if next == b'=' => pi!("=="),
+        b'=' => pi!("="),
+        b'!' if next == b'=' => pi!("!="),
+        b'!' => pi!("!"),
+        b'*' if next == b'=' => pi!("*="),
+        b'*' => pi!("*"),
+        b'/' if next == b'=' => pi!("/="),
+        b'/' => pi!("/"),
+        b'^' if next == b'=' => pi!("^="),
+        b'^' => pi!("^"),
+        b'#' if next == b'#' => pi!("##"),
+        b'#' => pi!("#"),
+        b':' if next == b'>' => pi!(":>"),
+        b':' => pi!(":"),
+        b'.' if next == b'.' && at(2) == b'.' => pi!("..."),
+        b'.' => pi!("."),
         b'<' => match next {
-            b'<' if at(2) == b'=' => 2,
-            b'<' => 7,
-            b'=' => 9,
-            b':' => 24,
-            b'%' => 26,
-            _ => 44,
+            b'<' if at(2) == b'=' => pi!("<<="),
+            b'<' => pi!("<<"),
+            b'=' => pi!("<="),
+            b':' => pi!("<:"),
+            b'%' => pi!("<%"),
+            _ => pi!("<"),
         },
         b'>' => match next {
-            b'>' if at(2) == b'=' => 3,
-            b'>' => 8,
-            b'=' => 10,
-            _ => 45,
+            b'>' if at(2) == b'=' => pi!(">>="),
+            b'>' => pi!(">>"),
+            b'=' => pi!(">="),
+            _ => pi!(">"),
         },
         b'%' => match next {
-            b':' if at(2) == b'%' && at(3) == b':' => 0,
-            b':' => 28,
-            b'=' => 17,
-            b'>' => 27,
-            _ => 43,
+            b':' if at(2) == b'%' && at(3) == b':' => pi!("%:%:"),
+            b':' => pi!("%:"),
+            b'=' => pi!("%="),
+            b'>' => pi!("%>"),
+            _ => pi!("%"),
         },
         _ => return None,
     })
