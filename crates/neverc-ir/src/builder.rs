@@ -57,17 +57,7 @@ impl FunctionBuilder {
             inline_hint: InlineHint::Default,
             blocks_in_data: false,
         };
-        FunctionBuilder {
-            func,
-            cur: Block(0),
-            nblocks: 1,
-            share_constants: false,
-            slot_addrs: Vec::new(),
-            consts: Box::new([NONE; CONST_CACHE]),
-            hoisted: Vec::new(),
-            reuse_loads: false,
-            known: Vec::new(),
-        }
+        Self::building(func)
     }
 
     /// As [`new`](Self::new), in the vectors of a function that is done with: their
@@ -94,8 +84,15 @@ impl FunctionBuilder {
         f.align = 16;
         f.declared_inline = false;
         f.inline_hint = InlineHint::Default;
+        f.blocks_in_data = false;
+        Self::building(storage)
+    }
+
+    /// The builder's own state around a fresh `func`: at its entry block, nothing shared or
+    /// remembered yet.
+    fn building(func: Function) -> Self {
         FunctionBuilder {
-            func: storage,
+            func,
             cur: Block(0),
             nblocks: 1,
             share_constants: false,
