@@ -666,7 +666,22 @@ impl Converter {
         loop {
             let t = match pending.take() {
                 Some(t) => t,
-                None => pp.next_token(),
+                None => {
+                    // Plain tokens straight from the file are converted by `plain` (the
+                    // common case, without the per-token path below); what it does not
+                    // take, and any token when the fast path cannot run, comes here.
+                    let keywords = &self.keywords[..];
+                    let puncts = &self.puncts[..];
+                    let fast = pp.plain_tokens(|t, interner| {
+                        plain(
+                            t, interner, keywords, puncts, &mut toks, &mut lits, &mut locs,
+                        )
+                    });
+                    match fast {
+                        Some(t) => t,
+                        None => pp.next_token(),
+                    }
+                }
             };
             if pp.has_events() {
                 for e in pp.take_events() {
@@ -1296,6 +1311,88 @@ fn split_prefix(s: &[u8], quote: u8) -> (Enc, &[u8]) {
     (enc, &s[(q + 1).min(end)..end])
 }
 
+/// Converts a plain token read straight from a file (see [`Preprocessor::plain_tokens`]):
+/// an identifier or keyword, a punctuator, or an integer constant with nothing to report.
+/// False for anything else (the general path of [`Converter::run`] takes it).
+#[inline(always)]
+fn plain(
+    t: &Token,
+    interner: &crate::token::Interner,
+    keywords: &[Option<Kw>],
+    puncts: &[Option<P>],
+    toks: &mut Vec<Tok>,
+    lits: &mut Literals,
+    locs: &mut TokLocs,
+) -> bool {
+    let kind = match t.kind {
+        TokKind::Ident => match keywords.get(t.sym.0 as usize) {
+            Some(&Some(k)) => T::Kw(k),
+            _ => T::Ident,
+        },
+        TokKind::Punct => match puncts.get(t.sym.0 as usize - 1).copied().flatten() {
+            Some(P::Hash | P::HashHash) | None => return false,
+            Some(p) => T::P(p),
+        },
+        TokKind::Number => {
+            let Some(lit) = plain_int(interner.get(t.sym)) else {
+                return false;
+            };
+            let i = lits.ints.len() as u32;
+            lits.ints.push(lit);
+            lits.spellings[0].push(t.sym);
+            toks.push(Tok::literal(T::Int, i, locs.pack(t.loc), t.expansion));
+            return true;
+        }
+        _ => return false,
+    };
+    toks.push(Tok::new(kind, t.sym, locs.pack(t.loc), t.expansion));
+    true
+}
+
+/// The value of a pp-number that is a valid integer constant fitting in 64 bits, decimal,
+/// octal or hexadecimal, as [`Converter::number`] computes it; None for anything else
+/// (floating, binary, digit separators, an error or a warning to report: left to it).
+#[inline]
+fn plain_int(s: &[u8]) -> Option<IntLit> {
+    let (radix, start) = match s {
+        [b'0', b'x' | b'X', ..] => (16u64, 2),
+        [b'0', ..] => (8, 1),
+        _ => (10, 0),
+    };
+    let mut value: u64 = 0;
+    let mut i = start;
+    while let Some(&b) = s.get(i) {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' if radix == 16 => b - b'a' + 10,
+            b'A'..=b'F' if radix == 16 => b - b'A' + 10,
+            _ => break,
+        } as u64;
+        if d >= radix {
+            return None;
+        }
+        value = value.checked_mul(radix)?.checked_add(d)?;
+        i += 1;
+    }
+    if radix == 16 && i == start {
+        return None;
+    }
+    // A `.`, an exponent, a separator or a bad suffix is no integer suffix.
+    let (unsigned, longs, imaginary) = if i == s.len() {
+        (false, 0, false)
+    } else {
+        int_suffix(&s[i..])?
+    };
+    Some(IntLit {
+        value: value as u128,
+        non_decimal: radix != 10,
+        unsigned,
+        longs,
+        imaginary,
+        overflow: false,
+    })
+}
+
 /// `(unsigned, longs, imaginary)` for an integer suffix, or None when it is not one.
 fn int_suffix(s: &[u8]) -> Option<(bool, u8, bool)> {
     let mut unsigned = false;
@@ -1412,5 +1509,85 @@ mod tests {
     #[test]
     fn tok_stays_small() {
         assert_eq!(std::mem::size_of::<Tok>(), 16);
+    }
+
+    /// The fast path's integer constants are exactly what the general path makes of them,
+    /// and it declines everything the general path reports on or makes no integer of.
+    #[test]
+    fn plain_int_agrees_with_number() {
+        let mut pp = Preprocessor::new(
+            Default::default(),
+            crate::diag::Diagnostics::new(Box::new(std::io::sink())),
+        );
+        let mut conv = Converter::new(&mut pp);
+        let mut spellings: Vec<String> = Vec::new();
+        let bodies = [
+            "0",
+            "7",
+            "00",
+            "017",
+            "08",
+            "09",
+            "1",
+            "42",
+            "0x",
+            "0X1f",
+            "0xFFu",
+            "0xg",
+            "0b101",
+            "0B",
+            "1.5",
+            "1e5",
+            "0e1",
+            "0x1p3",
+            "0x1.8p1",
+            "1'000",
+            "12x",
+            "18446744073709551615",
+            "18446744073709551616",
+            "0xffffffffffffffff",
+            "0x10000000000000000",
+            "01777777777777777777777",
+            "02000000000000000000000",
+        ];
+        let suffixes = [
+            "", "u", "U", "l", "L", "ll", "LL", "lL", "ul", "lu", "ULL", "llu", "i", "j", "ui",
+            "uu", "lll", "f", "e", "x", ".", "'1",
+        ];
+        for b in bodies {
+            for sfx in suffixes {
+                spellings.push(format!("{b}{sfx}"));
+            }
+        }
+        let mut fast = 0;
+        for s in &spellings {
+            let Some(lit) = plain_int(s.as_bytes()) else {
+                continue;
+            };
+            fast += 1;
+            let tok = Token::new(TokKind::Number, Symbol(0), Loc::default());
+            let mut lits = Literals::default();
+            let r = conv.number(&mut pp, s.as_bytes(), &tok, &mut lits);
+            assert_eq!(r, Some((T::Int, 0)), "{s}");
+            assert_eq!(lits.ints[0], lit, "{s}");
+            assert!(conv.queued.is_empty(), "{s}: the general path reports");
+        }
+        assert!(fast > 100, "{fast}");
+        for s in ["0", "017", "42ull", "0X1fLLu", "18446744073709551615", "7i"] {
+            assert!(plain_int(s.as_bytes()).is_some(), "{s}");
+        }
+        for s in [
+            "08",
+            "0x",
+            "0b1",
+            "1e5",
+            "1.",
+            "1'0",
+            "18446744073709551616",
+            "1uu",
+            "1f",
+        ] {
+            assert!(plain_int(s.as_bytes()).is_none(), "{s}");
+        }
     }
 }

@@ -207,6 +207,12 @@ impl Preprocessor {
     #[inline(always)]
     pub fn next_token(&mut self) -> Token {
         let tok = self.next_raw();
+        self.expand_if_macro(tok)
+    }
+
+    /// `tok` (just read) as the expanded stream has it: itself unless it names a macro.
+    #[inline(always)]
+    pub(super) fn expand_if_macro(&mut self, tok: Token) -> Token {
         // Most tokens are not identifiers naming a macro: returned without a call.
         if tok.kind != TokKind::Ident
             || tok.has(flags::NO_EXPAND)
@@ -219,7 +225,7 @@ impl Preprocessor {
 
     /// [`Preprocessor::next_token`] from `first`, an identifier naming a macro.
     #[inline(never)]
-    fn next_token_expanding(&mut self, first: Token) -> Token {
+    pub(super) fn next_token_expanding(&mut self, first: Token) -> Token {
         let mut carry_bol = false;
         let mut pending = Some(first);
         loop {

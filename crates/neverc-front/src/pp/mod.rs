@@ -554,6 +554,68 @@ impl Preprocessor {
         self.next_raw_file_level_slow(stop_at_buffer_end)
     }
 
+    /// The converter's fast path: reads tokens straight from the current file and hands each
+    /// to `take` while nothing else can come between them (no expansion context, no
+    /// directive, no macro name, no lexer diagnostic, no poisoned names); `take` returns
+    /// false for a token it does not want this way. Returns the first token not taken, as
+    /// [`Preprocessor::next_token`] would give it (directives processed, macros expanded), or
+    /// `None` without reading anything when the fast path cannot start (the caller then
+    /// asks `next_token`). A plain token of the main file costs its lexing, a few
+    /// comparisons and `take`, instead of the whole per-token path once per token.
+    #[inline]
+    pub fn plain_tokens(
+        &mut self,
+        mut take: impl FnMut(&Token, &Interner) -> bool,
+    ) -> Option<Token> {
+        if !self.contexts.is_empty()
+            || self.eof_pushed_back
+            || self.fatal
+            || !self.poisoned.is_empty()
+            || !self.events.is_empty()
+        {
+            return None;
+        }
+        let frame = self.frames.last_mut()?;
+        if !frame.announced {
+            return None;
+        }
+        let mut took = false;
+        let t = loop {
+            let t = frame.lexer.next(&mut self.interner);
+            let ordinary = match t.kind {
+                TokKind::Eof | TokKind::Eod => false,
+                TokKind::Punct => {
+                    !(t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH))
+                }
+                _ => true,
+            };
+            if !ordinary || !frame.lexer.diags.is_empty() {
+                break t;
+            }
+            // An ordinary token: as `next_raw_file_level` does, it spoils the include guard
+            // unless it is inside the guard's conditional.
+            if !took {
+                took = true;
+                if frame.mi != MiState::Spoiled && frame.conds.is_empty() {
+                    frame.mi = MiState::Spoiled;
+                }
+            }
+            if t.kind == TokKind::Ident && self.macros.contains_key(&t.sym) {
+                return Some(self.next_token_expanding(t));
+            }
+            if !take(&t, &self.interner) {
+                return Some(t);
+            }
+        };
+        // A directive, the end of the file, or a token with lexer diagnostics: the rest of
+        // `next_raw_file_level`, then `next_token`'s macro test.
+        let t = match self.file_token(t, false) {
+            Some(t) => t,
+            None => self.next_raw_file_level_slow(false),
+        };
+        Some(self.expand_if_macro(t))
+    }
+
     /// [`Preprocessor::next_raw_file_level`] after its first try: the same, in a loop.
     #[inline(never)]
     fn next_raw_file_level_slow(&mut self, stop_at_buffer_end: bool) -> Token {
