@@ -4,33 +4,59 @@
 //! `__builtin_types_compatible_p`, `__builtin_choose_expr`, `__real__`/`__imag__`).
 
 use super::ast::*;
-use super::ctok::{Kw, P, T};
+use super::ctok::{Kw, Tok, P, T};
 use super::parser::Parser;
+use crate::source::Loc;
 
-/// Binary operators and their precedence (higher binds tighter).
-fn binop(t: T) -> Option<(BinOp, u8)> {
-    let T::P(p) = t else { return None };
-    Some(match p {
-        P::Star => (BinOp::Mul, 10),
-        P::Slash => (BinOp::Div, 10),
-        P::Percent => (BinOp::Mod, 10),
-        P::Plus => (BinOp::Add, 9),
-        P::Minus => (BinOp::Sub, 9),
-        P::Shl => (BinOp::Shl, 8),
-        P::Shr => (BinOp::Shr, 8),
-        P::Lt => (BinOp::Lt, 7),
-        P::Gt => (BinOp::Gt, 7),
-        P::Le => (BinOp::Le, 7),
-        P::Ge => (BinOp::Ge, 7),
-        P::EqEq => (BinOp::Eq, 6),
-        P::Ne => (BinOp::Ne, 6),
-        P::Amp => (BinOp::BitAnd, 5),
-        P::Caret => (BinOp::BitXor, 4),
-        P::Pipe => (BinOp::BitOr, 3),
-        P::AndAnd => (BinOp::And, 2),
-        P::OrOr => (BinOp::Or, 1),
-        _ => return None,
-    })
+/// Can a token of kind `t` follow an operand as a postfix operator?
+#[inline]
+fn starts_postfix(t: T) -> bool {
+    matches!(
+        t,
+        T::P(P::LBracket | P::LParen | P::Dot | P::Arrow | P::Inc | P::Dec)
+    )
+}
+
+/// Binary operators by punctuator, with their precedence (higher binds tighter; 0: the
+/// punctuator is no binary operator). A table: looked up after every operand.
+const BINARY: [(BinOp, u8); P::Hash as usize + 1] = {
+    let mut t = [(BinOp::Mul, 0u8); P::Hash as usize + 1];
+    t[P::Star as usize] = (BinOp::Mul, 10);
+    t[P::Slash as usize] = (BinOp::Div, 10);
+    t[P::Percent as usize] = (BinOp::Mod, 10);
+    t[P::Plus as usize] = (BinOp::Add, 9);
+    t[P::Minus as usize] = (BinOp::Sub, 9);
+    t[P::Shl as usize] = (BinOp::Shl, 8);
+    t[P::Shr as usize] = (BinOp::Shr, 8);
+    t[P::Lt as usize] = (BinOp::Lt, 7);
+    t[P::Gt as usize] = (BinOp::Gt, 7);
+    t[P::Le as usize] = (BinOp::Le, 7);
+    t[P::Ge as usize] = (BinOp::Ge, 7);
+    t[P::EqEq as usize] = (BinOp::Eq, 6);
+    t[P::Ne as usize] = (BinOp::Ne, 6);
+    t[P::Amp as usize] = (BinOp::BitAnd, 5);
+    t[P::Caret as usize] = (BinOp::BitXor, 4);
+    t[P::Pipe as usize] = (BinOp::BitOr, 3);
+    t[P::AndAnd as usize] = (BinOp::And, 2);
+    t[P::OrOr as usize] = (BinOp::Or, 1);
+    t
+};
+
+/// The binary operator a token of kind `t` is, and its precedence (0: none).
+#[inline]
+fn binop(t: T) -> (BinOp, u8) {
+    match t {
+        T::P(p) => BINARY[p as usize],
+        _ => (BinOp::Mul, 0),
+    }
+}
+
+/// A binary operator waiting for its right operand (see `binary_ops`).
+pub(super) struct PendingOp {
+    lhs: ExprId,
+    loc: Loc,
+    op: BinOp,
+    prec: u8,
 }
 
 fn assign_op(t: T) -> Option<Option<BinOp>> {
@@ -80,11 +106,18 @@ impl Parser<'_> {
     }
 
     /// conditional-expression (also the constant-expression of the grammar).
+    #[inline]
     pub(super) fn cond_expr(&mut self) -> ExprId {
-        let c = self.binary(1);
+        let c = self.binary();
         if !self.is(P::Question) {
             return c;
         }
+        self.cond_rest(c)
+    }
+
+    /// The `? b : c` of a conditional expression whose condition is `c`.
+    #[inline(never)]
+    fn cond_rest(&mut self, c: ExprId) -> ExprId {
         let loc = self.bump_loc();
         let mid = if self.is(P::Colon) {
             None
@@ -98,39 +131,107 @@ impl Parser<'_> {
         self.add_expr(loc, ExprKind::Cond(c, mid.into(), r))
     }
 
-    fn binary(&mut self, min: u8) -> ExprId {
-        let mut lhs = self.cast_expr();
-        while let Some((op, prec)) = binop(self.kind()) {
-            if prec < min {
-                break;
-            }
-            let loc = self.bump_loc();
-            let rhs = self.binary(prec + 1);
-            lhs = self.add_expr(loc, ExprKind::Binary(op, lhs, rhs));
+    /// Binary operators over cast-expressions. Most operands stand alone (a call's
+    /// argument, a parenthesised operand's inside): they return at once; the operators are
+    /// climbed in `binary_ops`.
+    #[inline]
+    fn binary(&mut self) -> ExprId {
+        let e = self.cast_expr();
+        if binop(self.kind()).1 == 0 {
+            return e;
         }
-        lhs
+        self.binary_ops(e)
     }
 
-    pub(super) fn cast_expr(&mut self) -> ExprId {
-        if self.is(P::LParen) && self.starts_type_name(self.peek(1)) {
-            if !self.enter() {
-                return self.add_expr(self.loc(), ExprKind::Error);
+    /// Precedence climbing without recursion: the operators waiting for their right
+    /// operand are kept on `op_stack` (strictly rising precedence) with their left
+    /// operands. A node is made when an operator of no higher precedence follows its right
+    /// operand, so the nodes come in the same order as from the recursive form
+    /// (`lhs op binary(prec + 1)`).
+    #[inline(never)]
+    fn binary_ops(&mut self, first: ExprId) -> ExprId {
+        let base = self.op_stack.len();
+        let mut e = first;
+        loop {
+            let (op, prec) = binop(self.kind());
+            while self.op_stack.len() > base && self.op_stack[self.op_stack.len() - 1].prec >= prec
+            {
+                let p = self.op_stack.pop().unwrap();
+                e = self.add_expr(p.loc, ExprKind::Binary(p.op, p.lhs, e));
+            }
+            if prec == 0 {
+                return e;
             }
             let loc = self.bump_loc();
-            let tn = self.type_name();
-            self.expect(P::RParen);
-            let r = if self.is(P::LBrace) {
-                let init = self.initializer();
-                let e = self.add_expr(loc, ExprKind::CompoundLit(tn, init));
-                self.postfix(e)
-            } else {
-                let e = self.cast_expr();
-                self.add_expr(loc, ExprKind::Cast(tn, e))
-            };
-            self.leave();
-            return r;
+            self.op_stack.push(PendingOp {
+                lhs: e,
+                loc,
+                op,
+                prec,
+            });
+            e = self.cast_expr();
         }
-        self.unary()
+    }
+
+    /// cast-expression. Identifiers and constants, the usual operands, are taken here
+    /// directly, and a parenthesised expression without the detour through `unary`.
+    pub(super) fn cast_expr(&mut self) -> ExprId {
+        let t = *self.tok();
+        let kind = match t.kind {
+            T::Ident => ExprKind::Ident(t.sym()),
+            T::Int => ExprKind::Int(t.lit()),
+            T::P(P::LParen) => return self.paren_or_cast(t),
+            _ => return self.unary(),
+        };
+        self.pos += 1;
+        let e = self.add_expr(self.tloc(&t), kind);
+        if starts_postfix(self.kind()) {
+            return self.postfix(e);
+        }
+        e
+    }
+
+    /// A cast, compound literal, statement expression or parenthesised expression, at
+    /// its `(` (token `t`).
+    fn paren_or_cast(&mut self, t: Tok) -> ExprId {
+        let next = self.peek(1);
+        if !self.starts_type_name(next) {
+            if next.kind == T::P(P::LBrace) {
+                // `({ ... })`
+                let e = self.primary();
+                return self.postfix(e);
+            }
+            // primary's `( expression )`, then the postfix operators.
+            if !self.enter() {
+                return self.add_expr(self.tloc(&t), ExprKind::Error);
+            }
+            self.pos += 1;
+            let inner = self.expr();
+            self.paren_close();
+            self.leave();
+            let e = self.add_expr(self.tloc(&t), ExprKind::Paren(inner));
+            if starts_postfix(self.kind()) {
+                return self.postfix(e);
+            }
+            return e;
+        }
+        if !self.enter() {
+            return self.add_expr(self.loc(), ExprKind::Error);
+        }
+        self.pos += 1;
+        let loc = self.tloc(&t);
+        let tn = self.type_name();
+        self.expect(P::RParen);
+        let r = if self.is(P::LBrace) {
+            let init = self.initializer();
+            let e = self.add_expr(loc, ExprKind::CompoundLit(tn, init));
+            self.postfix(e)
+        } else {
+            let e = self.cast_expr();
+            self.add_expr(loc, ExprKind::Cast(tn, e))
+        };
+        self.leave();
+        r
     }
 
     fn unary(&mut self) -> ExprId {

@@ -33,6 +33,8 @@ pub struct Parser<'a> {
     /// Items of the blocks being parsed (see `compound`): each block's list is allocated
     /// once, at its size, when the block ends.
     pub(super) item_stack: Vec<StmtId>,
+    /// Binary operators waiting for their right operands (see `binary_ops`).
+    pub(super) op_stack: Vec<super::expr::PendingOp>,
 }
 
 /// What kind of declarator is allowed.
@@ -251,6 +253,7 @@ impl<'a> Parser<'a> {
             queued: queued.into(),
             arg_stack: Vec::new(),
             item_stack: Vec::new(),
+            op_stack: Vec::new(),
         };
         // Room for the tree up front, from the number of tokens, so that the arenas are
         // not copied as they grow (pages not used are never touched). The benchmark's
@@ -682,6 +685,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Can `t` start a type name (specifiers and qualifiers, no storage classes)?
+    #[inline]
     pub(super) fn starts_type_name(&self, t: &Tok) -> bool {
         match t.kind {
             T::Kw(k) => is_type_kw(k) || is_qual_kw(k) || matches!(k, Kw::Alignas | Kw::Attribute),
