@@ -16,8 +16,14 @@ pub struct Parser<'a> {
     pub(super) pp: &'a mut Preprocessor,
     pub(super) ast: Ast,
     pub(super) pos: usize,
-    /// Ordinary identifiers per scope: true for typedef names.
-    scopes: Vec<FxHashMap<Symbol, bool>>,
+    /// Ordinary identifiers in scope: each name's innermost binding in `bindings`. One
+    /// table for all scopes, so that a name is found with one lookup however deep the
+    /// blocks are, and a block adds no table of its own.
+    names: FxHashMap<Symbol, u32>,
+    /// The bindings of the open scopes, the innermost scope's last.
+    bindings: Vec<Binding>,
+    /// Where each scope's bindings start in `bindings`, but the file scope's (at 0).
+    scope_starts: Vec<u32>,
     /// Token index of the last error, so one bad token yields one message.
     last_err: usize,
     /// Headers a "did you forget to '#include'" note has named.
@@ -36,6 +42,16 @@ pub struct Parser<'a> {
     /// Binary operators waiting for their right operands (see `binary_ops`).
     pub(super) op_stack: Vec<super::expr::PendingOp>,
 }
+
+/// An ordinary identifier declared in a scope (see `Parser::names`).
+struct Binding {
+    name: Symbol,
+    typedef: bool,
+    /// The binding of the same name this one hides (`NO_BINDING`: none).
+    hidden: u32,
+}
+
+const NO_BINDING: u32 = u32::MAX;
 
 /// What kind of declarator is allowed.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -244,7 +260,9 @@ impl<'a> Parser<'a> {
             pp,
             ast: Ast::default(),
             pos: 0,
-            scopes: vec![FxHashMap::default()],
+            names: FxHashMap::default(),
+            bindings: Vec::new(),
+            scope_starts: Vec::new(),
             last_err: usize::MAX,
             suggested_headers: Vec::new(),
             depth: 0,
@@ -272,7 +290,7 @@ impl<'a> Parser<'a> {
         // gcc's predeclared typedef.
         for name in ["__builtin_va_list", "__int128_t", "__uint128_t"] {
             let sym = p.pp.interner.intern(name.as_bytes());
-            p.scopes[0].insert(sym, true);
+            p.declare(sym, true);
         }
         p
     }
@@ -631,28 +649,55 @@ impl<'a> Parser<'a> {
     // ----- scopes -----
 
     pub(super) fn push_scope(&mut self) {
-        self.scopes.push(FxHashMap::default());
+        self.scope_starts.push(self.bindings.len() as u32);
     }
 
+    /// Leaves the innermost scope (never the file scope): its names are forgotten and the
+    /// ones they hid come back.
     pub(super) fn pop_scope(&mut self) {
-        if self.scopes.len() > 1 {
-            self.scopes.pop();
+        let Some(start) = self.scope_starts.pop() else {
+            return;
+        };
+        while self.bindings.len() > start as usize {
+            let b = self.bindings.pop().unwrap();
+            if b.hidden == NO_BINDING {
+                self.names.remove(&b.name);
+            } else {
+                self.names.insert(b.name, b.hidden);
+            }
         }
     }
 
     pub(super) fn declare(&mut self, name: Symbol, is_typedef: bool) {
-        if let Some(s) = self.scopes.last_mut() {
-            s.insert(name, is_typedef);
-        }
+        let start = self.scope_starts.last().copied().unwrap_or(0);
+        let next = self.bindings.len() as u32;
+        let hidden = match self.names.entry(name) {
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                let i = *e.get();
+                if i >= start {
+                    // Declared again in the same scope.
+                    self.bindings[i as usize].typedef = is_typedef;
+                    return;
+                }
+                e.insert(next);
+                i
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(next);
+                NO_BINDING
+            }
+        };
+        self.bindings.push(Binding {
+            name,
+            typedef: is_typedef,
+            hidden,
+        });
     }
 
     pub(super) fn is_typedef(&self, name: Symbol) -> bool {
-        for s in self.scopes.iter().rev() {
-            if let Some(&t) = s.get(&name) {
-                return t;
-            }
-        }
-        false
+        self.names
+            .get(&name)
+            .is_some_and(|&i| self.bindings[i as usize].typedef)
     }
 
     // ----- classification -----
@@ -1174,7 +1219,10 @@ impl<'a> Parser<'a> {
                         b.special = Some(TypeSpec::Void); // force the check below to fail
                         b.void = 1;
                     }
-                    if !b.valid() {
+                    if !before.any() {
+                        // One keyword alone is always valid (the usual case).
+                        s.ty_loc = self.tloc(&t);
+                    } else if !b.valid() {
                         let msg = if b.signed > 0 && b.unsigned > 0 {
                             "both 'signed' and 'unsigned' in declaration specifiers".to_string()
                         } else if b.long > 2 {
@@ -1193,8 +1241,6 @@ impl<'a> Parser<'a> {
                     } else if b.long > 2 {
                         self.error_at(t, "'long long long' is too long for GCC");
                         b = before;
-                    } else if !before.any() {
-                        s.ty_loc = self.tloc(&t);
                     }
                 }
                 _ => break,
