@@ -251,11 +251,13 @@ impl Lexer {
                     // nothing here: no prefix ends in one).
                     let start = self.pos;
                     let dollars = self.opts.dollars;
-                    while self.pos < n && {
-                        let c = self.text[self.pos];
-                        IDENT_ASCII[c as usize] || c >= 0x80 || (c == b'$' && dollars)
-                    } {
-                        self.pos += 1;
+                    loop {
+                        self.pos = ident_end(&self.text, self.pos, false);
+                        match self.text.get(self.pos) {
+                            Some(0x80..) => self.pos += 1,
+                            Some(b'$') if dollars => self.pos += 1,
+                            _ => break,
+                        }
                     }
                     // An encoding prefix makes the literal start at the prefix (where an
                     // unterminated one is reported).
@@ -342,7 +344,7 @@ impl Lexer {
             };
             match b {
                 b'a'..=b'z' | b'A'..=b'Z' | b'_' => {
-                    let end = ident_end(text, start + 1);
+                    let (end, key) = scan_word(text, start, false);
                     // A `$`, a UCN or a UTF-8 byte may continue the identifier, and a quote
                     // may make it a literal's prefix: the general path decides those.
                     if matches!(text.get(end), Some(b'$' | b'\\' | b'"' | b'\'' | 0x80..)) {
@@ -350,16 +352,15 @@ impl Lexer {
                     }
                     self.pos = end;
                     self.at_bol = false;
-                    let sym = interner.intern_in(text, start, end);
+                    let sym = match key {
+                        Some(key) => interner.intern_short(end - start, key),
+                        None => interner.intern(&text[start..end]),
+                    };
                     return self.token(TokKind::Ident, sym, start, fl);
                 }
                 b' ' | b'\t' | b'\x0b' | b'\x0c' => {
                     // A run of blanks (indentation) at once.
-                    let mut p = start + 1;
-                    while matches!(text.get(p), Some(b' ' | b'\t')) {
-                        p += 1;
-                    }
-                    self.pos = p;
+                    self.pos = blank_end(text, start + 1);
                     fl |= flags::PREV_WHITE;
                 }
                 b'\n' => {
@@ -376,13 +377,7 @@ impl Lexer {
                     self.at_bol = true;
                 }
                 b'0'..=b'9' => {
-                    let end = match text[start..]
-                        .iter()
-                        .position(|&c| !PP_NUMBER_ASCII[c as usize])
-                    {
-                        Some(i) => start + i,
-                        None => text.len(),
-                    };
+                    let (end, key) = scan_word(text, start, true);
                     // A sign, a `'`, a UCN, `$` or a UTF-8 byte may continue the number.
                     if matches!(
                         text.get(end),
@@ -393,7 +388,10 @@ impl Lexer {
                     }
                     self.pos = end;
                     self.at_bol = false;
-                    let sym = interner.intern_in(text, start, end);
+                    let sym = match key {
+                        Some(key) => interner.intern_short(end - start, key),
+                        None => interner.intern(&text[start..end]),
+                    };
                     return self.token(TokKind::Number, sym, start, fl);
                 }
                 b'/' if at(start + 1) == b'*' => {
@@ -662,10 +660,8 @@ impl Lexer {
         let mut pos = self.pos;
         let mut non_ascii = text[pos] >= 0x80;
         loop {
-            // The common case, a run of ASCII letters, digits and `_`, by table.
-            while pos < text.len() && IDENT_ASCII[text[pos] as usize] {
-                pos += 1;
-            }
+            // The common case, a run of ASCII letters, digits and `_`, a word at a time.
+            pos = ident_end(text, pos, false);
             let c = text.get(pos).copied().unwrap_or(0);
             if pos < text.len() && (c >= 0x80 || (c == b'$' && dollars)) {
                 non_ascii |= c >= 0x80;
@@ -691,14 +687,8 @@ impl Lexer {
         let text = &*self.text;
         let mut pos = self.pos + 1;
         loop {
-            // The common bytes (digits, ASCII letters, `_`, `.`) by table.
-            pos = match text[pos..]
-                .iter()
-                .position(|&c| !PP_NUMBER_ASCII[c as usize])
-            {
-                Some(i) => pos + i,
-                None => text.len(),
-            };
+            // The common bytes (digits, ASCII letters, `_`, `.`), a word at a time.
+            pos = ident_end(text, pos, true);
             match text.get(pos).copied().unwrap_or(0) {
                 b'+' | b'-' if matches!(text[pos - 1], b'e' | b'E' | b'p' | b'P') => pos += 1,
                 0x80.. => pos += 1,
@@ -764,24 +754,97 @@ static PP_NUMBER_ASCII: [bool; 256] = {
     t
 };
 
-/// Where the run of ASCII identifier bytes (letters, digits, `_`) from `from` ends.
-#[inline]
-fn ident_end(text: &[u8], from: usize) -> usize {
-    let mut p = from;
-    // Sixteen bytes at a time while the text has them: a loop of known length, unrolled,
-    // with no bounds check per byte.
-    while let Some(chunk) = text.get(p..p + 16) {
-        for (i, &c) in chunk.iter().enumerate() {
-            if !IDENT_ASCII[c as usize] {
-                return p + i;
-            }
-        }
-        p += 16;
+/// `0x01` in every byte of a word.
+const ONES: u64 = u64::from_le_bytes([1; 8]);
+/// `0x80` in every byte of a word.
+const HIGHS: u64 = ONES * 0x80;
+
+/// The high bit of each byte of `w` that lies in `lo..=hi` (`lo >= 1`), exact for bytes
+/// below 0x80 up to the first byte of 0x80 or more (whose sum may carry into the next byte:
+/// callers look at bytes only up to the first such one, which they flag themselves).
+#[inline(always)]
+fn bytes_in(w: u64, lo: u8, hi: u8) -> u64 {
+    // byte + 0x80 - lo has its high bit set when byte >= lo, byte + 0x7f - hi when
+    // byte > hi; neither carries out of a byte below 0x80.
+    let ge_lo = w.wrapping_add(ONES * (0x80 - lo) as u64);
+    let gt_hi = w.wrapping_add(ONES * (0x7f - hi) as u64);
+    ge_lo & !gt_hi & HIGHS
+}
+
+/// The high bit of each byte of `w` (eight bytes of text, little-endian) that does not
+/// continue an ASCII identifier (not a letter, digit or `_`; every byte of 0x80 or more
+/// counts as a stop), with `dot` also `.` (a pp-number). Exact up to the first stop; the
+/// first stop is byte `stops.trailing_zeros() / 8`. A word at a time, without a branch or
+/// a table load per byte.
+#[inline(always)]
+fn ident_stops(w: u64, dot: bool) -> u64 {
+    let letter = bytes_in(w | (ONES * 0x20), b'a', b'z');
+    let digit = bytes_in(w, b'0', b'9');
+    let under = bytes_in(w, b'_', b'_');
+    let mut go = letter | digit | under;
+    if dot {
+        go |= bytes_in(w, b'.', b'.');
     }
-    match text[p..].iter().position(|&c| !IDENT_ASCII[c as usize]) {
+    (!go & HIGHS) | (w & HIGHS)
+}
+
+/// Where the run of ASCII identifier bytes (letters, digits, `_`, and with `dot` also `.`)
+/// from `from` ends.
+#[inline]
+fn ident_end(text: &[u8], from: usize, dot: bool) -> usize {
+    let mut p = from;
+    // Eight bytes at a time while the text has them.
+    while let Some(chunk) = text.get(p..p + 8) {
+        let stops = ident_stops(u64::from_le_bytes(chunk.try_into().unwrap()), dot);
+        if stops != 0 {
+            return p + (stops.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    let table = if dot { &PP_NUMBER_ASCII } else { &IDENT_ASCII };
+    match text[p..].iter().position(|&c| !table[c as usize]) {
         Some(i) => p + i,
         None => text.len(),
     }
+}
+
+/// An identifier or pp-number (with `dot`) of ASCII letters, digits and `_` (and `.`) at
+/// `start`, whose first byte is one of them: where it ends, with its [`Interner`] short key
+/// when it has at most eight bytes (taken from the word the scan read, so interning does
+/// not read the spelling again).
+#[inline(always)]
+fn scan_word(text: &[u8], start: usize, dot: bool) -> (usize, Option<u64>) {
+    if let Some(chunk) = text.get(start..start + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap());
+        let stops = ident_stops(w, dot);
+        if stops != 0 {
+            let bits = stops.trailing_zeros() & !7;
+            // The bytes below the stop: at least one (the first byte is no stop).
+            return (start + (bits / 8) as usize, Some(w & ((1u64 << bits) - 1)));
+        }
+        let end = ident_end(text, start + 8, dot);
+        return (end, (end == start + 8).then_some(w));
+    }
+    (ident_end(text, start + 1, dot), None)
+}
+
+/// Where the run of spaces and tabs from `from` ends.
+#[inline]
+fn blank_end(text: &[u8], from: usize) -> usize {
+    let mut p = from;
+    while let Some(chunk) = text.get(p..p + 8) {
+        let w = u64::from_le_bytes(chunk.try_into().unwrap());
+        let blank = bytes_in(w, b' ', b' ') | bytes_in(w, b'\t', b'\t');
+        let stops = (!blank & HIGHS) | (w & HIGHS);
+        if stops != 0 {
+            return p + (stops.trailing_zeros() / 8) as usize;
+        }
+        p += 8;
+    }
+    while matches!(text.get(p), Some(b' ' | b'\t')) {
+        p += 1;
+    }
+    p
 }
 
 /// The index in [`PUNCTUATORS`] of the longest punctuator at the start of `rest`, if any.
@@ -985,6 +1048,51 @@ mod tests {
                 let key = |t: Token| (t.kind, t.sym, t.loc, t.has(flags::BOL));
                 assert_eq!(key(fast_next), key(slow_next), "{line:?} c2x={c2x}");
                 assert_eq!(fast.diags, slow.diags, "{line:?} c2x={c2x}");
+            }
+        }
+    }
+
+    /// The word-at-a-time scans (`ident_end`, `scan_word`, `blank_end`) stop where a scan
+    /// byte by byte stops, with every pair of byte values in several places of a word and
+    /// of the text's tail, and `scan_word`'s key is the spelling's.
+    #[test]
+    fn word_scans_stop_where_byte_scans_stop() {
+        let by_byte = |text: &[u8], from: usize, go: &dyn Fn(u8) -> bool| {
+            text[from..]
+                .iter()
+                .position(|&c| !go(c))
+                .map_or(text.len(), |i| from + i)
+        };
+        for a in 0..=255u8 {
+            for b in 0..=255u8 {
+                for at in [1, 7, 12] {
+                    for len in [at + 2, 20] {
+                        let mut text: Vec<u8> = b"az_09AZmQ_z9y8x7w6v5"[..len].to_vec();
+                        text[at] = a;
+                        text[at + 1] = b;
+                        for dot in [false, true] {
+                            let table = if dot { &PP_NUMBER_ASCII } else { &IDENT_ASCII };
+                            let go = |c: u8| table[c as usize];
+                            for from in [0, 1, at] {
+                                assert_eq!(ident_end(&text, from, dot), by_byte(&text, from, &go));
+                            }
+                            let end = by_byte(&text, 0, &go);
+                            // (No key from a text too short for a word: interned from
+                            // the slice instead.)
+                            let key = (end <= 8 && text.len() >= 8).then(|| {
+                                let mut k = [0u8; 8];
+                                k[..end].copy_from_slice(&text[..end]);
+                                u64::from_le_bytes(k)
+                            });
+                            assert_eq!(scan_word(&text, 0, dot), (end, key), "{text:?}");
+                        }
+                        let mut blanks = text.clone();
+                        blanks[..at].fill(b' ');
+                        blanks[at / 2] = b'\t';
+                        let go = |c: u8| c == b' ' || c == b'\t';
+                        assert_eq!(blank_end(&blanks, 0), by_byte(&blanks, 0, &go));
+                    }
+                }
             }
         }
     }

@@ -41,29 +41,36 @@ pub type FxHashSet<K> = std::collections::HashSet<K, FxBuild>;
 /// Interns spellings so tokens are small and comparisons cheap.
 ///
 /// All spellings live end to end in one byte buffer (no allocation per symbol); the lookup
-/// table is open-addressed and holds symbol ids with their hashes, so a probe compares a
-/// hash before it compares bytes. Spellings of at most eight bytes, most of them, are
-/// hashed and compared as one word.
+/// table is open-addressed and holds symbol ids with a tag (hash and length), so a probe
+/// compares the tag before anything else. Spellings of at most eight bytes, most of them,
+/// are hashed and compared as one word, kept per symbol beside the table (no walk to the
+/// byte buffer, whose padding and bounds would cost loads and checks on every hit).
 pub struct Interner {
-    /// The spellings, end to end, then eight zero bytes (so a word can be read at the start
-    /// of any spelling).
+    /// The spellings, end to end.
     bytes: Vec<u8>,
     /// Symbol `i`'s spelling is `bytes[bounds[i]..bounds[i + 1]]` (`bounds[0]` is 0, so no
     /// symbol needs a special case).
     bounds: Vec<u32>,
-    /// Slots: `(hash, symbol + 1)`, `(_, 0)` when empty. Length a power of two.
+    /// `keys[i + 1]`: symbol `i`'s [`short_key`] if its spelling has at most eight bytes
+    /// (`keys[0]` is unused, so the table's `symbol + 1` indexes it directly).
+    keys: Vec<u64>,
+    /// Slots: `(tag, symbol + 1)`, `(_, 0)` when empty. Length a power of two. The tag is
+    /// the spelling's hash with its low four bits replaced by the length (at most 15), so
+    /// equal tags of short spellings mean equal lengths; the slot index comes from the
+    /// bits above.
     table: Vec<(u32, u32)>,
 }
 
 impl Default for Interner {
     fn default() -> Self {
-        let mut bytes = Vec::with_capacity(1 << 16);
-        bytes.extend_from_slice(&[0; 8]);
+        let mut keys = Vec::with_capacity(1 << 12);
+        keys.push(0);
         let mut bounds = Vec::with_capacity(1 << 12);
         bounds.push(0);
         Interner {
-            bytes,
+            bytes: Vec::with_capacity(1 << 16),
             bounds,
+            keys,
             table: vec![(0, 0); 1 << 13],
         }
     }
@@ -82,7 +89,7 @@ fn word32(s: &[u8], i: usize) -> u32 {
 }
 
 /// `SHORT_MASK[n]` keeps the low `n` bytes of a word.
-const SHORT_MASK: [u64; 9] = {
+pub const SHORT_MASK: [u64; 9] = {
     let mut m = [0u64; 9];
     let mut n = 1;
     while n <= 8 {
@@ -117,15 +124,27 @@ fn mix(h: u64, w: u64) -> u64 {
     (h.rotate_left(5) ^ w).wrapping_mul(K)
 }
 
-/// The hash of a spelling of `n <= 8` bytes with key `key`.
+/// The tag of a spelling of `n` bytes with hash `h` (see [`Interner::table`]).
 #[inline]
-fn short_hash(n: usize, key: u64) -> u32 {
-    (mix(n as u64, key) >> 32) as u32
+fn tag(h: u64, n: usize) -> u32 {
+    ((h >> 32) as u32 & !15) | n.min(15) as u32
 }
 
-/// The hash of a spelling of more than eight bytes: whole words, the last one overlapping
+/// The slot where a search for `tag` starts.
+#[inline]
+fn home(tag: u32, mask: usize) -> usize {
+    (tag >> 4) as usize & mask
+}
+
+/// The tag of a spelling of `n <= 8` bytes with key `key`.
+#[inline]
+fn short_tag(n: usize, key: u64) -> u32 {
+    tag(mix(n as u64, key), n)
+}
+
+/// The tag of a spelling of more than eight bytes: whole words, the last one overlapping
 /// the one before.
-fn long_hash(s: &[u8]) -> u32 {
+fn long_tag(s: &[u8]) -> u32 {
     let n = s.len();
     let mut h = n as u64;
     let mut i = 0;
@@ -133,7 +152,7 @@ fn long_hash(s: &[u8]) -> u32 {
         h = mix(h, word64(s, i));
         i += 8;
     }
-    (mix(h, word64(s, n - 8)) >> 32) as u32
+    tag(mix(h, word64(s, n - 8)), n)
 }
 
 /// `a == b` for spellings of more than eight bytes, a word at a time (no call to memcmp).
@@ -160,51 +179,61 @@ impl Interner {
         i
     }
 
-    /// The slot where `s` is, or the empty slot where it would go, with `s`'s hash.
+    /// The slot where `s` is, or the empty slot where it would go, with `s`'s tag.
     #[inline]
     fn find(&self, s: &[u8]) -> (usize, u32) {
         let n = s.len();
         if n <= 8 {
             return self.find_short(n, short_key(s));
         }
-        let h = long_hash(s);
+        let t = long_tag(s);
         let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = home(t, mask);
         loop {
-            let (sh, id) = self.table[i];
-            if id == 0 || (sh == h && same_long(self.get(Symbol(id - 1)), s)) {
-                return (i, h);
+            let (st, id) = self.table[i];
+            if id == 0 || (st == t && same_long(self.get(Symbol(id - 1)), s)) {
+                return (i, t);
             }
             i = (i + 1) & mask;
         }
     }
 
-    /// [`Interner::find`] for a spelling of `n <= 8` bytes with key `key`: the spellings
-    /// are compared as words.
+    /// [`Interner::find`] for a spelling of `n <= 8` bytes with key `key`: equal tags mean
+    /// equal lengths, so equal keys mean equal spellings.
     #[inline(always)]
     fn find_short(&self, n: usize, key: u64) -> (usize, u32) {
-        let h = short_hash(n, key);
+        let t = short_tag(n, key);
         let mask = self.table.len() - 1;
-        let mut i = h as usize & mask;
+        let mut i = home(t, mask);
         loop {
-            let (sh, id) = self.table[i];
-            if id == 0 {
-                return (i, h);
-            }
-            if sh == h {
-                let start = self.bounds[id as usize - 1] as usize;
-                let end = self.bounds[id as usize] as usize;
-                if end - start == n && word64(&self.bytes, start) & SHORT_MASK[n] == key {
-                    return (i, h);
-                }
+            let (st, id) = self.table[i];
+            if id == 0 || (st == t && self.keys[id as usize] == key) {
+                return (i, t);
             }
             i = (i + 1) & mask;
         }
     }
 
     pub fn intern(&mut self, s: &[u8]) -> Symbol {
-        let (slot, h) = self.find(s);
-        self.symbol_at(slot, s, h)
+        let (slot, t) = self.find(s);
+        let id = self.table[slot].1;
+        if id != 0 {
+            return Symbol(id - 1);
+        }
+        self.insert(s, t, slot)
+    }
+
+    /// Interns the spelling of `n <= 8` bytes whose [`short_key`] is `key` (its bytes as a
+    /// little-endian word, zero above them): for a lexer that has the word in hand.
+    #[inline(always)]
+    pub fn intern_short(&mut self, n: usize, key: u64) -> Symbol {
+        debug_assert!(n <= 8 && key & !SHORT_MASK[n] == 0);
+        let (slot, t) = self.find_short(n, key);
+        let id = self.table[slot].1;
+        if id != 0 {
+            return Symbol(id - 1);
+        }
+        self.insert(&key.to_le_bytes()[..n], t, slot)
     }
 
     /// Interns `text[start..end]`, reading it a word at a time where `text` goes on at
@@ -215,34 +244,20 @@ impl Interner {
         if n <= 8 {
             if let Some(w) = text.get(start..start + 8) {
                 let key = u64::from_le_bytes(w.try_into().unwrap()) & SHORT_MASK[n];
-                let (slot, h) = self.find_short(n, key);
-                return self.symbol_at(slot, &text[start..end], h);
+                return self.intern_short(n, key);
             }
         }
         self.intern(&text[start..end])
     }
 
-    /// The symbol in `slot` as `find` left it: `s`'s symbol, made if the slot is empty.
-    #[inline(always)]
-    fn symbol_at(&mut self, slot: usize, s: &[u8], h: u32) -> Symbol {
-        let id = self.table[slot].1;
-        if id != 0 {
-            return Symbol(id - 1);
-        }
-        self.insert(s, h, slot)
-    }
-
-    /// Adds `s` (with hash `h`) as a new symbol in the empty slot `slot`.
+    /// Adds `s` (with tag `t`) as a new symbol in the empty slot `slot`.
     #[inline(never)]
-    fn insert(&mut self, s: &[u8], h: u32, slot: usize) -> Symbol {
+    fn insert(&mut self, s: &[u8], t: u32, slot: usize) -> Symbol {
         let sym = Symbol(self.len() as u32);
-        // The spelling replaces the padding, which goes after it again.
-        let end = self.bytes.len() - 8;
-        self.bytes.truncate(end);
         self.bytes.extend_from_slice(s);
         self.bounds.push(self.bytes.len() as u32);
-        self.bytes.extend_from_slice(&[0; 8]);
-        self.table[slot] = (h, sym.0 + 1);
+        self.keys.push(if s.len() <= 8 { short_key(s) } else { 0 });
+        self.table[slot] = (t, sym.0 + 1);
         // Kept at most half full.
         if self.len() * 2 > self.table.len() {
             self.grow();
@@ -254,13 +269,13 @@ impl Interner {
         let doubled = vec![(0, 0); self.table.len() * 2];
         let old = std::mem::replace(&mut self.table, doubled);
         let mask = self.table.len() - 1;
-        for (h, id) in old {
+        for (t, id) in old {
             if id != 0 {
-                let mut i = h as usize & mask;
+                let mut i = home(t, mask);
                 while self.table[i].1 != 0 {
                     i = (i + 1) & mask;
                 }
-                self.table[i] = (h, id);
+                self.table[i] = (t, id);
             }
         }
     }
@@ -413,6 +428,15 @@ mod tests {
             text.extend_from_slice(b"\xffxyz0123456789");
             assert_eq!(interner.intern_in(&text, 2, end), sym, "{s:?}");
         }
+        // `intern_short` with the key in hand: the same symbols.
+        for (s, &sym) in &want {
+            if s.len() <= 8 {
+                assert_eq!(interner.intern_short(s.len(), short_key(s)), sym, "{s:?}");
+            }
+        }
+        let fresh = interner.intern_short(3, u64::from_le_bytes(*b"new\0\0\0\0\0"));
+        assert_eq!(interner.get(fresh), b"new");
+        assert_eq!(interner.intern(b"new"), fresh);
         let fresh = interner.intern_in(b"new_one+", 0, 7);
         assert_eq!(interner.get(fresh), b"new_one");
         assert_eq!(interner.intern(b"new_one"), fresh);
