@@ -59,28 +59,47 @@ pub(super) struct PendingOp {
     prec: u8,
 }
 
+/// Assignment operators by punctuator: `Some(None)` for `=`, `Some(Some(op))` for
+/// `op=`, None for the other punctuators. A table: looked up after every operand of an
+/// assignment-expression.
+const ASSIGN: [Option<Option<BinOp>>; P::Hash as usize + 1] = {
+    let mut t = [None; P::Hash as usize + 1];
+    t[P::Assign as usize] = Some(None);
+    t[P::MulAssign as usize] = Some(Some(BinOp::Mul));
+    t[P::DivAssign as usize] = Some(Some(BinOp::Div));
+    t[P::ModAssign as usize] = Some(Some(BinOp::Mod));
+    t[P::AddAssign as usize] = Some(Some(BinOp::Add));
+    t[P::SubAssign as usize] = Some(Some(BinOp::Sub));
+    t[P::ShlAssign as usize] = Some(Some(BinOp::Shl));
+    t[P::ShrAssign as usize] = Some(Some(BinOp::Shr));
+    t[P::AndAssign as usize] = Some(Some(BinOp::BitAnd));
+    t[P::XorAssign as usize] = Some(Some(BinOp::BitXor));
+    t[P::OrAssign as usize] = Some(Some(BinOp::BitOr));
+    t
+};
+
+#[inline]
 fn assign_op(t: T) -> Option<Option<BinOp>> {
-    let T::P(p) = t else { return None };
-    Some(match p {
-        P::Assign => None,
-        P::MulAssign => Some(BinOp::Mul),
-        P::DivAssign => Some(BinOp::Div),
-        P::ModAssign => Some(BinOp::Mod),
-        P::AddAssign => Some(BinOp::Add),
-        P::SubAssign => Some(BinOp::Sub),
-        P::ShlAssign => Some(BinOp::Shl),
-        P::ShrAssign => Some(BinOp::Shr),
-        P::AndAssign => Some(BinOp::BitAnd),
-        P::XorAssign => Some(BinOp::BitXor),
-        P::OrAssign => Some(BinOp::BitOr),
-        _ => return None,
-    })
+    match t {
+        T::P(p) => ASSIGN[p as usize],
+        _ => None,
+    }
 }
 
 impl Parser<'_> {
     /// expression: assignment-expressions separated by commas.
+    #[inline]
     pub(super) fn expr(&mut self) -> ExprId {
-        let mut e = self.assign_expr();
+        let e = self.assign_expr();
+        if self.is(P::Comma) {
+            return self.comma_rest(e);
+        }
+        e
+    }
+
+    /// The `, b, c` of a comma expression whose first operand is `e`.
+    #[inline(never)]
+    fn comma_rest(&mut self, mut e: ExprId) -> ExprId {
         while self.is(P::Comma) {
             let loc = self.bump_loc();
             let r = self.assign_expr();
@@ -195,7 +214,8 @@ impl Parser<'_> {
     /// its `(` (token `t`).
     fn paren_or_cast(&mut self, t: Tok) -> ExprId {
         let next = self.peek(1);
-        if !self.starts_type_name(next) {
+        // Only a keyword or a typedef name starts a type name.
+        if !(matches!(next.kind, T::Ident | T::Kw(_)) && self.starts_type_name(next)) {
             if next.kind == T::P(P::LBrace) {
                 // `({ ... })`
                 let e = self.primary();
@@ -381,6 +401,7 @@ impl Parser<'_> {
         self.expect(P::LParen)
     }
 
+    #[inline]
     fn paren_close(&mut self) {
         if !self.expect(P::RParen) {
             self.skip_to_rparen();

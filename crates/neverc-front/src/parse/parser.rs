@@ -99,6 +99,36 @@ impl Basic {
             || self.special.is_some()
     }
 
+    /// Counts type keyword `k`.
+    fn add(&mut self, k: Kw) {
+        match k {
+            Kw::Void => self.void += 1,
+            Kw::Bool => self.bool_ += 1,
+            Kw::Char => self.char_ += 1,
+            Kw::Short => self.short += 1,
+            Kw::Int => self.int += 1,
+            Kw::Long => self.long += 1,
+            Kw::Float => self.float += 1,
+            Kw::Double => self.double += 1,
+            Kw::Signed => self.signed += 1,
+            Kw::Unsigned => self.unsigned += 1,
+            Kw::Complex | Kw::Imaginary => self.complex += 1,
+            Kw::Int128 => self.int128 += 1,
+            Kw::Float16 => self.special = Some(TypeSpec::FloatN(16, false)),
+            Kw::Float32 => self.special = Some(TypeSpec::FloatN(32, false)),
+            Kw::Float64 => self.special = Some(TypeSpec::FloatN(64, false)),
+            Kw::Float128 => self.special = Some(TypeSpec::FloatN(128, false)),
+            Kw::Float32x => self.special = Some(TypeSpec::FloatN(32, true)),
+            Kw::Float64x => self.special = Some(TypeSpec::FloatN(64, true)),
+            Kw::GnuFloat128 => self.special = Some(TypeSpec::Float128),
+            Kw::Float80 => self.special = Some(TypeSpec::Float80),
+            Kw::Decimal32 => self.special = Some(TypeSpec::Decimal(32)),
+            Kw::Decimal64 => self.special = Some(TypeSpec::Decimal(64)),
+            Kw::Decimal128 => self.special = Some(TypeSpec::Decimal(128)),
+            _ => {}
+        }
+    }
+
     fn valid(&self) -> bool {
         let mains = self.void
             + self.bool_
@@ -1188,41 +1218,19 @@ impl<'a> Parser<'a> {
                         s.ty_loc = self.tloc(&t);
                         continue;
                     }
-                    let before = b;
-                    match k {
-                        Kw::Void => b.void += 1,
-                        Kw::Bool => b.bool_ += 1,
-                        Kw::Char => b.char_ += 1,
-                        Kw::Short => b.short += 1,
-                        Kw::Int => b.int += 1,
-                        Kw::Long => b.long += 1,
-                        Kw::Float => b.float += 1,
-                        Kw::Double => b.double += 1,
-                        Kw::Signed => b.signed += 1,
-                        Kw::Unsigned => b.unsigned += 1,
-                        Kw::Complex | Kw::Imaginary => b.complex += 1,
-                        Kw::Int128 => b.int128 += 1,
-                        Kw::Float16 => b.special = Some(TypeSpec::FloatN(16, false)),
-                        Kw::Float32 => b.special = Some(TypeSpec::FloatN(32, false)),
-                        Kw::Float64 => b.special = Some(TypeSpec::FloatN(64, false)),
-                        Kw::Float128 => b.special = Some(TypeSpec::FloatN(128, false)),
-                        Kw::Float32x => b.special = Some(TypeSpec::FloatN(32, true)),
-                        Kw::Float64x => b.special = Some(TypeSpec::FloatN(64, true)),
-                        Kw::GnuFloat128 => b.special = Some(TypeSpec::Float128),
-                        Kw::Float80 => b.special = Some(TypeSpec::Float80),
-                        Kw::Decimal32 => b.special = Some(TypeSpec::Decimal(32)),
-                        Kw::Decimal64 => b.special = Some(TypeSpec::Decimal(64)),
-                        Kw::Decimal128 => b.special = Some(TypeSpec::Decimal(128)),
-                        _ => {}
+                    if !b.any() {
+                        // The first keyword: alone it is always valid (the usual case).
+                        b.add(k);
+                        s.ty_loc = self.tloc(&t);
+                        continue;
                     }
+                    let before = b;
+                    b.add(k);
                     if before.special.is_some() && b.special != before.special {
                         b.special = Some(TypeSpec::Void); // force the check below to fail
                         b.void = 1;
                     }
-                    if !before.any() {
-                        // One keyword alone is always valid (the usual case).
-                        s.ty_loc = self.tloc(&t);
-                    } else if !b.valid() {
+                    if !b.valid() {
                         let msg = if b.signed > 0 && b.unsigned > 0 {
                             "both 'signed' and 'unsigned' in declaration specifiers".to_string()
                         } else if b.long > 2 {
@@ -1678,7 +1686,6 @@ impl<'a> Parser<'a> {
             derived: Vec::new(),
             attrs,
         };
-        let mut inner: Option<Declarator> = None;
         match t.kind {
             T::Kw(k) if is_float_n(k) && mode != DeclMode::Abstract => {
                 self.bump();
@@ -1696,7 +1703,10 @@ impl<'a> Parser<'a> {
                     self.skip_to_rparen();
                     self.eat(P::RParen);
                 }
-                inner = Some(i);
+                d.name = i.name;
+                d.loc = i.loc;
+                d.derived = i.derived;
+                d.attrs.extend(i.attrs);
             }
             _ => {
                 if mode == DeclMode::Named {
@@ -1704,25 +1714,22 @@ impl<'a> Parser<'a> {
                 }
             }
         }
-        let mut suffixes = Vec::new();
+        // The derivations read inside out: the nested declarator's, the suffixes, then
+        // the pointers from the last.
         loop {
             if self.is(P::LBracket) && !(self.c2x && self.peek(1).kind == T::P(P::LBracket)) {
-                suffixes.push(self.array_suffix());
+                let a = self.array_suffix();
+                d.derived.push(a);
             } else if self.is(P::LParen) {
-                suffixes.push(self.function_suffix());
+                let f = self.function_suffix();
+                d.derived.push(f);
             } else {
                 break;
             }
         }
-        if let Some(i) = inner {
-            d.name = i.name;
-            d.loc = i.loc;
-            d.derived = i.derived;
-            d.attrs.extend(i.attrs);
+        if !ptrs.is_empty() {
+            d.derived.extend(ptrs.into_iter().rev());
         }
-        d.derived.extend(suffixes);
-        ptrs.reverse();
-        d.derived.extend(ptrs);
         d
     }
 
