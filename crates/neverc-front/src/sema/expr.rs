@@ -136,47 +136,36 @@ impl<'a> Sema<'a> {
         if self.pp.diags.stop || self.rec > MAX_RECURSION {
             return TypeId::ERROR;
         }
-        self.rec += 1;
         // The commonest kinds here; the others in `expr_inner`, whose many cases make
         // it costly to enter.
         // Each also says whether `eval` of the expression would fail (see
         // `never_constant`).
         let ex = self.ast.expr(e);
+        if let ExprKind::Paren(x) = ex.kind {
+            if self.discarded != Some(e) {
+                return self.paren_run(e, x);
+            }
+        }
+        self.rec += 1;
         let (t, never) = match ex.kind {
             ExprKind::Ident(s) => match self.lookup(s) {
-                // `ident`'s common case.
-                Some(o) => {
-                    self.refs.insert(e, o);
-                    if let Some(u) = self.usage.get_mut(&o) {
-                        *u |= super::READ;
-                    }
-                    match self.ords[o as usize] {
-                        Ordinary {
-                            kind: OrdKind::Typedef,
-                            ..
-                        } => (TypeId::ERROR, false),
-                        Ordinary {
-                            kind: OrdKind::EnumConst(_),
-                            ty,
-                            ..
-                        } => (ty, false),
-                        Ordinary { ty, .. } => (ty, true),
-                    }
-                }
+                Some(o) => self.bound_ident(e, o),
                 None => {
                     let t = self.unbound_ident(e, s, ex.loc, false);
                     (t, self.never_constant(e))
                 }
             },
             ExprKind::Int(i) => (self.int_lit_type(i), false),
-            ExprKind::Paren(x) if self.discarded != Some(e) => (self.expr(x), self.is_not_const(x)),
             ExprKind::Binary(op, a, b) => {
                 let t = self.binary(op, a, b, e);
-                // `never_constant`'s answer: `eval` tries `a` first, then `b`.
+                // `never_constant`'s answer: `eval` tries `a` first, then `b`. (And one
+                // more: `2u / x`. Its evaluation would record the literal's value before
+                // failing; irgen makes the same constant of a literal whether or not its
+                // value is recorded.)
                 let never = self.is_not_const(a)
                     || (!matches!(op, BinOp::And | BinOp::Or)
-                        && self.values.get(&a).is_some()
-                        && self.is_not_const(b));
+                        && self.is_not_const(b)
+                        && (self.values.get(&a).is_some() || self.is_small_literal(a)));
                 (t, never)
             }
             _ => {
@@ -192,6 +181,140 @@ impl<'a> Sema<'a> {
             self.not_const[e.0 as usize / 64] |= 1u64 << (e.0 % 64);
         }
         t
+    }
+
+    /// `ident`'s common case, an identifier `e` bound to entry `o`: its type, and whether
+    /// `eval` of it would fail (see `never_constant`).
+    #[inline(always)]
+    fn bound_ident(&mut self, e: ExprId, o: u32) -> (TypeId, bool) {
+        self.refs.insert(e, o);
+        if let Some(u) = self.usage.get_mut(&o) {
+            *u |= super::READ;
+        }
+        match self.ords[o as usize] {
+            Ordinary {
+                kind: OrdKind::Typedef,
+                ..
+            } => (TypeId::ERROR, false),
+            Ordinary {
+                kind: OrdKind::EnumConst(_),
+                ty,
+                ..
+            } => (ty, false),
+            Ordinary { ty, .. } => (ty, true),
+        }
+    }
+
+    /// [`Self::expr`] of `e` = `(x)`, not the discarded expression, once `expr` checked
+    /// it: `e` and the parentheses directly inside it (`((x))`) are typed in one loop
+    /// rather than a call each, with what a call each would give them: their operand's
+    /// type and, for `eval`, its constness.
+    #[inline]
+    fn paren_run(&mut self, e: ExprId, x: ExprId) -> TypeId {
+        if !matches!(self.ast.expr(x).kind, ExprKind::Paren(_)) {
+            // One parenthesis (most), as `expr` would type it.
+            self.rec += 1;
+            let t = self.expr(x);
+            self.rec -= 1;
+            self.expr_types[e.0 as usize] = t;
+            if t != TypeId::ERROR && self.is_not_const(x) {
+                self.not_const[e.0 as usize / 64] |= 1u64 << (e.0 % 64);
+            }
+            return t;
+        }
+        self.paren_chain(e, x)
+    }
+
+    /// [`Self::paren_run`] of more than one parenthesis.
+    #[inline(never)]
+    fn paren_chain(&mut self, e: ExprId, x: ExprId) -> TypeId {
+        let mut inner = x;
+        let mut n = 1;
+        while let ExprKind::Paren(y) = self.ast.expr(inner).kind {
+            if self.discarded == Some(inner) {
+                break;
+            }
+            inner = y;
+            n += 1;
+        }
+        // The k-th parenthesis of the run is entered at depth `rec + k`. A run reaching
+        // past the recursion limit is typed by a call per parenthesis, as `expr` always
+        // did (those past the limit are left untyped).
+        if self.rec + n - 1 > MAX_RECURSION {
+            self.rec += 1;
+            let t = self.expr(x);
+            self.rec -= 1;
+            self.expr_types[e.0 as usize] = t;
+            if self.is_not_const(x) && t != TypeId::ERROR {
+                self.not_const[e.0 as usize / 64] |= 1u64 << (e.0 % 64);
+            }
+            return t;
+        }
+        self.rec += n;
+        let t = self.expr(inner);
+        self.rec -= n;
+        let mark = self.is_not_const(inner) && t != TypeId::ERROR;
+        let mut p = e;
+        for _ in 0..n {
+            self.expr_types[p.0 as usize] = t;
+            if mark {
+                self.not_const[p.0 as usize / 64] |= 1u64 << (p.0 % 64);
+            }
+            let ExprKind::Paren(y) = self.ast.expr(p).kind else {
+                unreachable!("a run of parentheses");
+            };
+            p = y;
+        }
+        t
+    }
+
+    /// [`Self::rvalue`] of an operand, with the commonest operands typed here rather than
+    /// by a call of [`Self::expr`] (as it would): integer literals, identifiers and
+    /// parentheses.
+    #[inline(always)]
+    fn operand(&mut self, x: ExprId) -> TypeId {
+        if !self.pp.diags.stop && self.rec <= MAX_RECURSION {
+            match self.ast.expr(x).kind {
+                // (An integer type: its own rvalue type; no bit-field.)
+                ExprKind::Int(i) => {
+                    let t = self.int_lit_type(i);
+                    self.expr_types[x.0 as usize] = t;
+                    return t;
+                }
+                ExprKind::Ident(s) => {
+                    if let Some(o) = self.lookup(s) {
+                        let (t, never) = self.bound_ident(x, o);
+                        self.expr_types[x.0 as usize] = t;
+                        if never && t != TypeId::ERROR {
+                            self.not_const[x.0 as usize / 64] |= 1u64 << (x.0 % 64);
+                        }
+                        return self.types.decay(t);
+                    }
+                }
+                ExprKind::Paren(y) if self.discarded != Some(x) => {
+                    let t = self.paren_run(x, y);
+                    return self.rvalue_of(x, t);
+                }
+                _ => {}
+            }
+        }
+        self.rvalue(x)
+    }
+
+    /// Is `e` an integer literal of a value that fits `int` (or one in parentheses), whose
+    /// evaluation records nothing irgen could fold differently?
+    fn is_small_literal(&self, e: ExprId) -> bool {
+        let mut e = e;
+        while let ExprKind::Paren(x) = self.ast.expr(e).kind {
+            e = x;
+        }
+        match self.ast.expr(e).kind {
+            ExprKind::Int(i) => {
+                let lit = &self.ast.lits.ints[i as usize];
+                !lit.imaginary && lit.value <= 0x7fff_ffff
+            }
+            _ => false,
+        }
     }
 
     /// Is `e` marked as no integer constant expression (see [`Self::eval`])?
@@ -357,6 +480,12 @@ impl<'a> Sema<'a> {
     #[inline]
     pub(crate) fn rvalue(&mut self, e: ExprId) -> TypeId {
         let t = self.expr(e);
+        self.rvalue_of(e, t)
+    }
+
+    /// [`Self::rvalue`] of `e`, typed `t`.
+    #[inline]
+    fn rvalue_of(&mut self, e: ExprId, t: TypeId) -> TypeId {
         if self.named_bitfields {
             if let Some(p) = self.bitfield_promotion(e) {
                 return p;
@@ -392,16 +521,28 @@ impl<'a> Sema<'a> {
         (width < int_bits).then(|| self.int_t())
     }
 
+    #[inline]
     fn int_lit_type(&mut self, i: u32) -> TypeId {
+        let lit = &self.ast.lits.ints[i as usize];
+        // Most literals: small enough for the first candidate, `int` or `unsigned int`
+        // (at least 16 bits wide), whatever the target.
+        if lit.longs == 0 && !lit.imaginary && lit.value <= 0x7fff {
+            return self.types.int(if lit.unsigned {
+                IntKind::UInt
+            } else {
+                IntKind::Int
+            });
+        }
+        self.int_lit_type_general(i)
+    }
+
+    /// [`Self::int_lit_type`] of any literal.
+    #[inline(never)]
+    fn int_lit_type_general(&mut self, i: u32) -> TypeId {
         use IntKind::*;
         let lit = &self.ast.lits.ints[i as usize];
         let (v, nd, u, longs) = (lit.value, lit.non_decimal, lit.unsigned, lit.longs);
         let imag = lit.imaginary;
-        // Most literals: small enough for the first candidate, `int` or `unsigned int`
-        // (at least 16 bits wide), whatever the target.
-        if longs == 0 && !imag && v <= 0x7fff {
-            return self.types.int(if u { UInt } else { Int });
-        }
         // The candidate types in order (C17 6.4.4.1p5), without an allocation per literal.
         let mut cands = [ULongLong; 6];
         let mut n = 0;
@@ -1536,14 +1677,14 @@ impl<'a> Sema<'a> {
 
     #[inline(never)]
     fn binary(&mut self, op: BinOp, a: ExprId, b: ExprId, at_e: ExprId) -> TypeId {
-        let at = self.rvalue(a);
+        let at = self.operand(a);
         // `0 && x / 0`: the right operand is never evaluated, and gcc gives no warnings
         // about its constant operations.
         let dead_rhs = matches!(op, BinOp::And | BinOp::Or)
             && self.depth == 0
             && self.eval(a).is_some_and(|v| (v == 0) == (op == BinOp::And));
         self.dead += dead_rhs as u32;
-        let bt = self.rvalue(b);
+        let bt = self.operand(b);
         self.dead -= dead_rhs as u32;
         // Both operands integers of at least `int`'s rank (most arithmetic): valid for
         // every operator, with none of the void, pointer and vector cases below.
@@ -2467,7 +2608,8 @@ impl<'a> Sema<'a> {
             if !lit.imaginary && self.rec <= MAX_RECURSION {
                 let t = self.expr_types[e.0 as usize];
                 let v = lit.value as i128;
-                let v = if self.types.is_integer(t) {
+                // (A value that fits `int` fits the literal's type: no wrapping.)
+                let v = if v > 0x7fff_ffff && self.types.is_integer(t) {
                     self.wrap(v, t)
                 } else {
                     v

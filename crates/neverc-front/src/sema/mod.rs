@@ -137,6 +137,7 @@ impl DeclOrds {
             slots: Vec::new(),
         }
     }
+    #[inline]
     pub fn get(&self, &(d, i): &(DeclId, u32)) -> Option<&u32> {
         let &(start, len) = self.runs.get(d.0 as usize)?;
         if i >= len {
@@ -182,6 +183,7 @@ impl ConstValues {
             vals: Vec::new(),
         }
     }
+    #[inline]
     pub fn get(&self, e: &ExprId) -> Option<&i128> {
         match self.slots.get(e.0 as usize) {
             Some(&s) if s != 0 => Some(&self.vals[s as usize - 1]),
@@ -190,6 +192,17 @@ impl ConstValues {
     }
     #[inline]
     pub fn insert(&mut self, e: ExprId, v: i128) {
+        // (A first value for an expression of the unit: the common case, inlined.)
+        if let Some(slot @ 0) = self.slots.get_mut(e.0 as usize) {
+            self.vals.push(v);
+            *slot = self.vals.len() as u32;
+            return;
+        }
+        self.insert_general(e, v)
+    }
+
+    #[inline(never)]
+    fn insert_general(&mut self, e: ExprId, v: i128) {
         let i = e.0 as usize;
         if i >= self.slots.len() {
             self.slots.resize(i + 1, 0);
@@ -205,6 +218,7 @@ impl ConstValues {
 }
 
 impl Typed {
+    #[inline]
     pub fn expr_type(&self, e: ExprId) -> TypeId {
         self.expr_types[e.0 as usize]
     }
