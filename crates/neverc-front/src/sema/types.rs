@@ -204,6 +204,7 @@ impl TypeTable {
         self.intern_ty(ty)
     }
 
+    #[inline]
     pub fn int(&mut self, k: IntKind) -> TypeId {
         // The integer types are asked for all the time (promotions, literals, results of
         // comparisons): remembered by kind rather than hashed each time.
@@ -211,6 +212,12 @@ impl TypeTable {
         if cached != 0 {
             return TypeId(cached);
         }
+        self.int_first(k)
+    }
+
+    /// [`Self::int`] the first time.
+    #[inline(never)]
+    fn int_first(&mut self, k: IntKind) -> TypeId {
         let id = self.intern(Kind::Int(k), 0);
         self.int_ids[k as usize] = id.0;
         id
@@ -739,9 +746,37 @@ impl TypeTable {
         if let Kind::Func(_) = self.kind(id) {
             return Some((1, 1));
         }
-        let t = self.to_abi(id)?;
-        let l = neverc_abi::layout(&t, self.machine);
-        Some((l.size, l.align))
+        self.size_align_depth(id, 0)
+    }
+
+    /// `neverc-abi`'s layout of `to_abi_depth(id, depth)`, read off the type where that
+    /// layout is simple (integers, pointers, arrays of them) rather than built as an ABI
+    /// type (an allocation per array; irgen asks for every object).
+    fn size_align_depth(&self, id: TypeId, depth: u32) -> Option<SizeAlign> {
+        use neverc_abi::Type as A;
+        let m = self.machine;
+        let own = match *self.kind(id) {
+            _ if depth > 4096 => return None,
+            Kind::Int(k) => neverc_abi::layout(&A::Int(k), m),
+            Kind::Enum(e) => neverc_abi::layout(&A::Int(self.enums[e as usize].underlying), m),
+            Kind::Pointer(_) => neverc_abi::layout(&A::Pointer, m),
+            Kind::Array(e, ArrLen::Fixed(n)) => {
+                let (size, align) = self.size_align_depth(e, depth + 1)?;
+                neverc_abi::Layout {
+                    size: size * n,
+                    align,
+                }
+            }
+            _ => {
+                let t = self.to_abi_depth(id, depth)?;
+                let l = neverc_abi::layout(&t, m);
+                return Some((l.size, l.align));
+            }
+        };
+        Some(match self.typedef_align(id) {
+            0 => (own.size, own.align),
+            a => (own.size, a),
+        })
     }
 
     /// `_Alignof` (`c11`, see `neverc_abi::c11_alignof`) or `__alignof__` of a type.
