@@ -121,6 +121,8 @@ pub struct TypeTable {
     int_ids: [u32; 13],
     /// `pointer(t)`'s answers, by `t` (0: not interned yet).
     ptr_ids: Vec<u32>,
+    /// `void()`'s answer (0: not interned yet).
+    void_id: u32,
     /// Each `IntKind`'s width in bits and signedness on the target, by `IntKind` (asked
     /// for every literal, constant and conversion).
     int_bits: [u32; 13],
@@ -143,6 +145,7 @@ impl TypeTable {
             machine,
             int_ids: [0; 13],
             ptr_ids: Vec::new(),
+            void_id: 0,
             int_bits: [0; 13],
             int_signed: [false; 13],
             vla_spelling: FxHashMap::default(),
@@ -223,7 +226,11 @@ impl TypeTable {
         id
     }
     pub fn void(&mut self) -> TypeId {
-        self.intern(Kind::Void, 0)
+        // Remembered rather than hashed each time (interned at its first use, as always).
+        if self.void_id == 0 {
+            self.void_id = self.intern(Kind::Void, 0).0;
+        }
+        TypeId(self.void_id)
     }
     pub fn pointer(&mut self, to: TypeId) -> TypeId {
         // Asked for at every decay of an array or function: remembered by pointee.
@@ -350,6 +357,11 @@ impl TypeTable {
     /// Array-to-pointer and function-to-pointer conversion, dropping qualifiers.
     #[inline]
     pub fn decay(&mut self, id: TypeId) -> TypeId {
+        // (An unqualified integer type, most operands, is its own.)
+        let ty = &self.types[id.0 as usize];
+        if ty.quals == 0 && matches!(ty.kind, Kind::Int(_)) {
+            return id;
+        }
         match *self.kind(id) {
             Kind::Array(e, _) => self.pointer(e),
             Kind::Func(_) => self.pointer(id),
