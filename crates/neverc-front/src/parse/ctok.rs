@@ -1378,10 +1378,10 @@ fn plain_int(s: &[u8]) -> Option<IntLit> {
         return None;
     }
     // A `.`, an exponent, a separator or a bad suffix is no integer suffix.
-    let (unsigned, longs, imaginary) = if i == s.len() {
-        (false, 0, false)
-    } else {
-        int_suffix(&s[i..])?
+    let (unsigned, longs, imaginary) = match &s[i..] {
+        [] => (false, 0, false),
+        [b'u' | b'U'] => (true, 0, false),
+        suffix => int_suffix(suffix)?,
     };
     Some(IntLit {
         value: value as u128,

@@ -506,10 +506,16 @@ impl Preprocessor {
         let start = args.expanded.len();
         let arg_start = if i == 0 { 0 } else { args.ends[i - 1] as usize };
         let arg = &args.raw[arg_start..args.ends[i] as usize];
-        if !arg
-            .iter()
-            .any(|t| t.kind == TokKind::Ident && !t.has(flags::NO_EXPAND))
-        {
+        // Expanding an argument with no macro name in it (and no token that would end the
+        // expansion loop early) gives the argument itself: copied, without the context and
+        // the per-token loop. Most arguments in the system headers are of this kind (types,
+        // parameter names, numbers).
+        let macros = &self.macros;
+        if !arg.iter().any(|t| match t.kind {
+            TokKind::Ident => !t.has(flags::NO_EXPAND) && macros.contains_key(&t.sym),
+            TokKind::Placemarker | TokKind::Eof | TokKind::Eod => true,
+            _ => false,
+        }) {
             args.expanded.extend_from_slice(arg);
         } else {
             let mut v = self.take_buf();

@@ -576,32 +576,31 @@ impl Preprocessor {
             return None;
         }
         let frame = self.frames.last_mut()?;
-        if !frame.announced {
+        // Outside every conditional of a file that may still have an include guard, the
+        // next ordinary token spoils the guard: the general path reads that one. (Inside a
+        // conditional, or once spoiled, tokens do not change it, and no directive is read
+        // here.)
+        if !frame.announced || (frame.mi != MiState::Spoiled && frame.conds.is_empty()) {
             return None;
         }
-        let mut took = false;
         let t = loop {
             let t = frame.lexer.next(&mut self.interner);
-            let ordinary = match t.kind {
-                TokKind::Eof | TokKind::Eod => false,
-                TokKind::Punct => {
-                    !(t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH))
+            match t.kind {
+                TokKind::Ident
+                    if self.macros.contains_key(&t.sym) && frame.lexer.diags.is_empty() =>
+                {
+                    return Some(self.next_token_expanding(t));
                 }
-                _ => true,
-            };
-            if !ordinary || !frame.lexer.diags.is_empty() {
+                TokKind::Punct
+                    if t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) =>
+                {
+                    break t;
+                }
+                TokKind::Eof | TokKind::Eod => break t,
+                _ => {}
+            }
+            if !frame.lexer.diags.is_empty() {
                 break t;
-            }
-            // An ordinary token: as `next_raw_file_level` does, it spoils the include guard
-            // unless it is inside the guard's conditional.
-            if !took {
-                took = true;
-                if frame.mi != MiState::Spoiled && frame.conds.is_empty() {
-                    frame.mi = MiState::Spoiled;
-                }
-            }
-            if t.kind == TokKind::Ident && self.macros.contains_key(&t.sym) {
-                return Some(self.next_token_expanding(t));
             }
             if !take(&t, &self.interner) {
                 return Some(t);
