@@ -299,10 +299,51 @@ impl Lexer {
         }
     }
 
+    /// [`Lexer::next`], with its commonest tokens taken inline, for a caller's loop over
+    /// a file's tokens: an ASCII identifier or a one-byte punctuator, after at most one
+    /// space on the same line. That saves the call and the saving and restoring of the
+    /// many registers `next` needs. Everything else (and these tokens again, from scratch,
+    /// if they turn out to be more) is left to `next`. (Not `next` itself: inlined into
+    /// every caller, it made the preprocessor's per-token path too big to be inlined.)
+    #[inline(always)]
+    pub fn next_inline(&mut self, interner: &mut Interner) -> Token {
+        if !self.at_bol {
+            let text = &*self.text;
+            let mut start = self.pos;
+            let mut fl = 0;
+            let mut b = text.get(start).copied().unwrap_or(0);
+            if b == b' ' {
+                start += 1;
+                fl = flags::PREV_WHITE;
+                b = text.get(start).copied().unwrap_or(0);
+            }
+            let sym = PUNCT1[b as usize];
+            if sym != 0 {
+                if !PUNCT_MORE[text.get(start + 1).copied().unwrap_or(0) as usize] {
+                    self.pos = start + 1;
+                    self.angle_header = false;
+                    return self.token(TokKind::Punct, Symbol(sym as u32), start, fl);
+                }
+            } else if b.is_ascii_alphabetic() || b == b'_' {
+                let (end, key) = scan_word(text, start, false);
+                // (What may continue the identifier or make it a prefix: as in `next`.)
+                if !matches!(text.get(end), Some(b'$' | b'\\' | b'"' | b'\'' | 0x80..)) {
+                    if let Some(key) = key {
+                        self.pos = end;
+                        let sym = interner.intern_short(end - start, key);
+                        return self.token(TokKind::Ident, sym, start, fl);
+                    }
+                }
+            }
+        }
+        self.next(interner)
+    }
+
     /// Reads the next token.
     ///
     /// The common tokens (an ASCII identifier, a punctuator, a number) and blanks are taken
     /// here directly; everything else goes the general way of [`Lexer::lex_token`].
+    #[inline(never)]
     pub fn next(&mut self, interner: &mut Interner) -> Token {
         let mut fl = 0u8;
         if self.at_bol {
@@ -736,6 +777,42 @@ impl Lexer {
     }
 }
 
+/// `PUNCT1[b]`: the symbol of the one-byte punctuator `b` that [`Lexer::next_inline`]
+/// takes (0: none): all of them but `.` (which may start a number) and `<` (which may
+/// start a header name).
+static PUNCT1: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < PUNCTUATORS.len() {
+        let s = PUNCTUATORS[i].as_bytes();
+        if s.len() == 1 && s[0] != b'.' && s[0] != b'<' {
+            t[s[0] as usize] = punct_sym(i).0 as u8;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Bytes that may follow a one-byte punctuator and change what it is: a later byte of
+/// some punctuator (`=` of `+=`, `:` of `<:`...), and `*` and `/`, which make `/` a
+/// comment. After any other byte a one-byte punctuator is the whole token.
+static PUNCT_MORE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut i = 0;
+    while i < PUNCTUATORS.len() {
+        let s = PUNCTUATORS[i].as_bytes();
+        let mut k = 1;
+        while k < s.len() {
+            t[s[k] as usize] = true;
+            k += 1;
+        }
+        i += 1;
+    }
+    t[b'*' as usize] = true;
+    t[b'/' as usize] = true;
+    t
+};
+
 /// ASCII bytes that continue an identifier: letters, digits, `_`.
 static IDENT_ASCII: [bool; 256] = {
     let mut t = [false; 256];
@@ -990,7 +1067,8 @@ mod tests {
         let mut lx = Lexer::new(FileId(1), text.into(), LexOptions::default());
         let mut out = Vec::new();
         loop {
-            let t = lx.next(&mut interner);
+            // (`next_inline` takes the common tokens itself and leaves the rest to `next`.)
+            let t = lx.next_inline(&mut interner);
             if t.kind == TokKind::Eof {
                 break;
             }
@@ -1164,16 +1242,23 @@ mod tests {
                         for n in 1..=4 {
                             let want = scan(&buf[..n]);
                             assert_eq!(punct_at(&buf[..n]), want, "{:?}", &buf[..n]);
-                            // `next` takes punctuators its own way: the same ones, also
-                            // after a blank and at the very end of the text.
+                            // `next` and `next_inline` take punctuators their own way:
+                            // the same ones, also after a blank and at the very end of
+                            // the text.
                             let comment = buf[0] == b'/' && matches!(buf[1], b'*' | b'/');
                             if let (Some(i), false) = (want, comment) {
-                                for lead in [&b""[..], b" "] {
+                                for (lead, inline) in
+                                    [(&b""[..], false), (b" ", false), (b"", true), (b" ", true)]
+                                {
                                     let text: Vec<u8> = [lead, &buf[..n]].concat();
                                     let mut lx =
                                         Lexer::new(FileId(1), text.into(), LexOptions::default());
                                     lx.at_bol = false;
-                                    let t = lx.next(&mut interner);
+                                    let t = if inline {
+                                        lx.next_inline(&mut interner)
+                                    } else {
+                                        lx.next(&mut interner)
+                                    };
                                     assert_eq!(
                                         (t.kind, t.sym, t.loc.offset as usize, t.flags),
                                         (
@@ -1193,6 +1278,44 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// `next_inline` gives the tokens (kinds, spellings, places, flags) and diagnostics
+    /// `next` gives, in and out of directives, with every sort of token and blank.
+    #[test]
+    fn next_inline_lexes_as_next() {
+        let src = "#define f(x) (x) + 1\n  int a_long_identifier_name = f(b) ;\n\tx=y;z->w\n\
+                   #include <a.h>\nq( r ) /* c */ s // d\n  0x1p-3 .5 12ab L\"s\" u8'c' $d é\n\
+                   a\\u00e9 \"open\n k%:%:l<:m:>{}[]~?,;.5 ... @ \x00 end";
+        let text = crate::source::clean(src.as_bytes(), false).text;
+        let mut runs = Vec::new();
+        for inline in [false, true] {
+            let mut interner = Interner::new();
+            intern_punctuators(&mut interner);
+            let mut lx = Lexer::new(FileId(1), text.clone().into(), LexOptions::default());
+            let mut toks = Vec::new();
+            loop {
+                let t = if inline {
+                    lx.next_inline(&mut interner)
+                } else {
+                    lx.next(&mut interner)
+                };
+                // As the preprocessor does: a directive's line ends with an `Eod`.
+                if t.kind == TokKind::Punct && t.has(flags::BOL) && t.sym == p::HASH {
+                    lx.in_directive = true;
+                }
+                if t.kind == TokKind::Ident && interner.get(t.sym) == b"include" {
+                    lx.angle_header = true;
+                }
+                toks.push((t.kind, interner.str(t.sym).into_owned(), t.loc, t.flags));
+                if t.kind == TokKind::Eof {
+                    break;
+                }
+            }
+            runs.push((toks, lx.diags));
+        }
+        assert_eq!(runs[0], runs[1]);
+        assert!(runs[0].0.len() > 60);
     }
 
     #[test]

@@ -584,7 +584,7 @@ impl Preprocessor {
             return None;
         }
         let t = loop {
-            let t = frame.lexer.next(&mut self.interner);
+            let t = frame.lexer.next_inline(&mut self.interner);
             match t.kind {
                 TokKind::Ident
                     if self.macros.contains_key(&t.sym) && frame.lexer.diags.is_empty() =>
