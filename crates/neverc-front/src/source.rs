@@ -249,6 +249,30 @@ impl SourceFile {
         (line as u32, raw - start + 1)
     }
 
+    /// [`SourceFile::physical_line_col`] for offsets met mostly in increasing order (the
+    /// `-E` printer's line starts): `hint` holds the line index found last time, which and
+    /// the few lines after it are tried before a binary search.
+    pub fn physical_line_col_near(&self, clean: u32, hint: &mut usize) -> (u32, u32) {
+        let raw = self.raw_offset(clean).min(self.raw.len() as u32);
+        let starts = self.line_starts();
+        // The line wanted is the last `i` with `starts[i] <= raw` (the starts increase).
+        let mut i = *hint;
+        if starts.get(i).is_some_and(|&s| s <= raw) {
+            for _ in 0..16 {
+                match starts.get(i + 1) {
+                    Some(&next) if next <= raw => i += 1,
+                    _ => {
+                        *hint = i;
+                        return (i as u32 + 1, raw - starts[i] + 1);
+                    }
+                }
+            }
+        }
+        let line = starts.partition_point(|&s| s <= raw);
+        *hint = line - 1;
+        (line as u32, raw - starts[line - 1] + 1)
+    }
+
     /// The text of a physical line (1-based), without its newline.
     pub fn line_text(&self, line: u32) -> &[u8] {
         let line_starts = self.line_starts();
@@ -269,6 +293,19 @@ impl SourceFile {
     /// Presumed (`#line`-adjusted) line number and file name of a clean offset.
     pub fn presumed(&self, clean: u32) -> (u32, &str) {
         let (line, _) = self.physical_line_col(clean);
+        self.presumed_from(clean, line)
+    }
+
+    /// [`SourceFile::presumed`] with the line found by [`SourceFile::physical_line_col_near`]
+    /// (and the physical column too).
+    pub fn presumed_near(&self, clean: u32, hint: &mut usize) -> (u32, &str, u32) {
+        let (line, col) = self.physical_line_col_near(clean, hint);
+        let (line, name) = self.presumed_from(clean, line);
+        (line, name, col)
+    }
+
+    /// The presumed line and name of `clean`, on physical line `line`.
+    fn presumed_from(&self, clean: u32, line: u32) -> (u32, &str) {
         let idx = self
             .line_directives
             .partition_point(|&(off, _, _)| off <= clean);
@@ -397,6 +434,36 @@ mod tests {
     fn file(raw: &str, tri: bool) -> SourceFile {
         let c = clean(raw.as_bytes(), tri);
         SourceFile::new("t.c".into(), None, raw.as_bytes().to_vec(), c)
+    }
+
+    /// The hinted lookup finds what the binary search finds, whatever the hint and the
+    /// order of the offsets (forward in small and large steps, backward, past the end).
+    #[test]
+    fn line_col_near_agrees_with_line_col() {
+        let mut raw = String::new();
+        for i in 0..100 {
+            raw.push_str(&" ".repeat(i % 7));
+            raw.push_str(if i % 3 == 0 { "x \\\n y\n" } else { "ab\n" });
+            if i % 10 == 0 {
+                raw.push('\n');
+            }
+        }
+        let f = file(&raw, false);
+        let n = f.text.len() as u32;
+        let mut offsets: Vec<u32> = (0..=n + 2).collect();
+        offsets.extend((0..=n).rev().step_by(3));
+        offsets.extend((0..=n).step_by(57));
+        for start_hint in [0usize, 5, 1000] {
+            let mut hint = start_hint;
+            for &o in &offsets {
+                assert_eq!(
+                    f.physical_line_col_near(o, &mut hint),
+                    f.physical_line_col(o),
+                    "{o}"
+                );
+                assert_eq!(f.presumed_near(o, &mut hint).0, f.presumed(o).0, "{o}");
+            }
+        }
     }
 
     #[test]

@@ -14,6 +14,9 @@ pub struct PrintOptions {
 
 struct Printer<'w, W: Write> {
     out: &'w mut W,
+    /// The output not yet written to `out`: tokens are appended here (a byte or a few at a
+    /// time, cheaper than a buffered writer's call each) and written in large blocks.
+    buf: Vec<u8>,
     opts: PrintOptions,
     /// File and presumed line the output is at.
     file: Option<FileId>,
@@ -22,6 +25,9 @@ struct Printer<'w, W: Write> {
     prev: Option<Token>,
     /// The file being printed is a system header (flags ` 3 4` on its markers).
     system: bool,
+    /// The file and line index where the last line start was found (see
+    /// [`crate::source::SourceFile::physical_line_col_near`]).
+    line_hint: (FileId, usize),
 }
 
 /// Preprocesses the whole unit into `out`.
@@ -32,17 +38,19 @@ pub fn print_preprocessed<W: Write>(
 ) -> io::Result<()> {
     let mut p = Printer {
         out,
+        buf: Vec::with_capacity(OUT_BLOCK + 4096),
         opts,
         file: None,
         line: 1,
         at_line_start: true,
         prev: None,
         system: false,
+        line_hint: (FileId(0), 0),
     };
     if !opts.no_line_markers {
         let name = escape_name(&pp.sm.file(pp.main_file()).name);
         writeln!(
-            p.out,
+            p.buf,
             "# 0 \"{name}\"\n# 0 \"<built-in>\"\n# 0 \"<command-line>\""
         )?;
     }
@@ -60,17 +68,35 @@ pub fn print_preprocessed<W: Write>(
             break;
         }
         p.token(pp, t)?;
+        if p.buf.len() >= OUT_BLOCK {
+            p.out.write_all(&p.buf)?;
+            p.buf.clear();
+        }
     }
     if !p.at_line_start {
-        p.out.write_all(b"\n")?;
+        p.put(b"\n");
     }
-    Ok(())
+    p.out.write_all(&p.buf)
 }
 
+/// Output is passed on in blocks of about this many bytes (as often as the driver's
+/// buffered writer wrote before: diagnostics on stderr interleave as they did).
+const OUT_BLOCK: usize = 1 << 13;
+
 impl<W: Write> Printer<'_, W> {
+    /// Appends to the output.
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        if let [b] = bytes {
+            self.buf.push(*b);
+        } else {
+            self.buf.extend_from_slice(bytes);
+        }
+    }
+
     fn newline(&mut self) -> io::Result<()> {
         if !self.at_line_start {
-            self.out.write_all(b"\n")?;
+            self.put(b"\n");
             self.at_line_start = true;
             self.line += 1;
             self.prev = None;
@@ -101,7 +127,7 @@ impl<W: Write> Printer<'_, W> {
         });
         let sys = if system { " 3 4" } else { "" };
         self.system = system;
-        writeln!(self.out, "# {line} \"{name}\"{flag}{sys}")?;
+        writeln!(self.buf, "# {line} \"{name}\"{flag}{sys}")?;
         Ok(())
     }
 
@@ -113,7 +139,7 @@ impl<W: Write> Printer<'_, W> {
                 self.line = 1;
                 if !self.opts.no_line_markers {
                     let name = escape_name(&pp.sm.file(file).name);
-                    writeln!(self.out, "# 1 \"{name}\"")?;
+                    writeln!(self.buf, "# 1 \"{name}\"")?;
                 }
                 Ok(())
             }
@@ -122,7 +148,7 @@ impl<W: Write> Printer<'_, W> {
                 // Back on the command line after a forced include.
                 self.newline()?;
                 if !self.opts.no_line_markers {
-                    writeln!(self.out, "# 0 \"<command-line>\" 2")?;
+                    writeln!(self.buf, "# 0 \"<command-line>\" 2")?;
                 }
                 self.file = None;
                 Ok(())
@@ -154,11 +180,11 @@ impl<W: Write> Printer<'_, W> {
         let same_file = self.file == Some(loc.file);
         if same_file && line >= self.line && self.at_line_start {
             self.goto_line(pp, loc.file, line)?;
-            writeln!(self.out, "{line_text}")?;
+            writeln!(self.buf, "{line_text}")?;
             self.line += 1;
         } else {
             self.newline()?;
-            writeln!(self.out, "{line_text}")?;
+            writeln!(self.buf, "{line_text}")?;
             self.marker(pp, loc.file, line, "", self.system)?;
         }
         self.at_line_start = true;
@@ -182,7 +208,7 @@ impl<W: Write> Printer<'_, W> {
                     gap
                 };
                 for _ in 0..n {
-                    self.out.write_all(b"\n")?;
+                    self.put(b"\n");
                 }
                 self.line = line;
                 return Ok(());
@@ -197,7 +223,13 @@ impl<W: Write> Printer<'_, W> {
             // expansion, where the outermost macro was invoked.
             let loc = pp.sm.expansion_point(t.loc, t.expansion);
             if loc.file.0 != 0 {
-                let (line, _) = pp.sm.file(loc.file).presumed(loc.offset);
+                if self.line_hint.0 != loc.file {
+                    self.line_hint = (loc.file, 0);
+                }
+                let (line, _, col) = pp
+                    .sm
+                    .file(loc.file)
+                    .presumed_near(loc.offset, &mut self.line_hint.1);
                 if self.file != Some(loc.file) || line != self.line || !self.at_line_start {
                     if self.file == Some(loc.file) && line > self.line {
                         self.goto_line(pp, loc.file, line)?;
@@ -206,11 +238,10 @@ impl<W: Write> Printer<'_, W> {
                     }
                 }
                 if self.at_line_start && loc == t.loc && first_on_line(pp, loc) {
-                    let (_, col) = pp.sm.line_col(loc);
                     // The indentation in one write (a write per space was a fifth of -E).
                     const SPACES: [u8; 199] = [b' '; 199];
                     let indent = (col.clamp(1, 200) - 1) as usize;
-                    self.out.write_all(&SPACES[..indent])?;
+                    self.put(&SPACES[..indent]);
                     if col > 1 {
                         self.prev = None;
                         self.at_line_start = false;
@@ -233,20 +264,20 @@ impl<W: Write> Printer<'_, W> {
 
     fn write_token(&mut self, pp: &Preprocessor, t: Token, space: bool) -> io::Result<()> {
         if space {
-            self.out.write_all(b" ")?;
+            self.put(b" ");
         }
         let spelling = pp.interner.get(t.sym);
         if t.kind == TokKind::Ident && spelling.iter().any(|&b| b >= 0x80) {
             // gcc prints extended characters of identifiers as UCNs.
             for c in String::from_utf8_lossy(spelling).chars() {
                 if c.is_ascii() {
-                    write!(self.out, "{c}")?;
+                    write!(self.buf, "{c}")?;
                 } else {
-                    write!(self.out, "\\U{:08x}", c as u32)?;
+                    write!(self.buf, "\\U{:08x}", c as u32)?;
                 }
             }
         } else {
-            self.out.write_all(spelling)?;
+            self.put(spelling);
         }
         self.at_line_start = false;
         self.prev = Some(t);
