@@ -2,11 +2,13 @@
 //! `object` crate), call-frame information, module-level output (data objects,
 //! aliases, constructor tables, the `-S` text's sections), and what inline asm lowering
 //! shares (`inline_asm`: reading templates, `%N`, `%[name]`, modifiers, `%=`, dialect
-//! alternatives; checking that the operands can have registers).
+//! alternatives; checking that the operands can have registers), and the -O0 register
+//! allocator over the shared virtual-register code (`o0alloc`).
 
 pub mod cfi;
 pub mod inline_asm;
 pub mod module;
+pub mod o0alloc;
 pub mod object_file;
 pub mod reloc;
 pub mod vcode;

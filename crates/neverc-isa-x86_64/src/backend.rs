@@ -2,8 +2,10 @@
 //! object and to GNU assembler text, both from the same instruction lists (the text
 //! assembles with `as` to the same section bytes).
 //!
-//! Per function: [`lower`](crate::lower) (IR to virtual-register code), `regalloc2`
-//! (Fastalloc at -O0 and in functions that call setjmp, Ion otherwise), [`emit`](crate::emit)
+//! Per function: [`lower`](crate::lower) (IR to virtual-register code), register allocation
+//! (at -O0 and in functions that call setjmp `neverc_codegen::o0alloc`, falling back to
+//! regalloc2's Fastalloc for what it does not handle; regalloc2's Ion otherwise),
+//! [`emit`](crate::emit)
 //! (frame, moves, final instructions), then the `asm` assembler. Code fixups against local
 //! symbols of the same section are resolved here as gas resolves them; `.eh_frame` comes
 //! from `neverc_codegen::cfi` with the same frame changes the text's `.cfi_*` lines state.
@@ -24,6 +26,7 @@ use neverc_codegen::module::{
     emit_aliases_and_undefined, emit_ctors_dtors, emit_data, info_of, std_or_user, write_sym_attrs,
     AsmText, DataOptions,
 };
+use neverc_codegen::o0alloc::{Choice, O0Alloc};
 use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionId, SectionKind};
 use neverc_codegen::reloc::{Fixup, RelocKind, SymId};
 use neverc_ir as ir;
@@ -150,6 +153,10 @@ pub struct ModuleCompiler<'o> {
     /// regalloc2's working memory, kept from one function to the next (Ion reuses its
     /// vectors; the result does not depend on what they held).
     ra_ctx: regalloc2::Ctx,
+    /// The -O0 allocator's working memory and output, likewise.
+    o0: O0Alloc,
+    o0_out: regalloc2::Output,
+    choice: Choice,
 }
 
 impl<'o> ModuleCompiler<'o> {
@@ -165,6 +172,9 @@ impl<'o> ModuleCompiler<'o> {
             spare: Default::default(),
             scratch: Default::default(),
             ra_ctx: Default::default(),
+            o0: Default::default(),
+            o0_out: Default::default(),
+            choice: Choice::from_env(),
         }
     }
 
@@ -177,7 +187,12 @@ impl<'o> ModuleCompiler<'o> {
         fi: usize,
     ) -> Result<FnCode, BackendError> {
         let opts = self.opts;
-        let checked = self.checked;
+        // -O0 and functions calling setjmp: neverc's own allocator (regalloc2's Fastalloc
+        // where it declines, or when asked for); Ion otherwise.
+        let quick = opts.opt_level == 0 || f.calls_setjmp;
+        // NEVERC_CHECK_REGALLOC checks the quick allocations only: regalloc2's checker
+        // rejects some of Ion's (e.g. tests/exec/algo/nqueens.c at -O1), which run fine.
+        let checked = self.checked || (self.choice.check && quick);
         if checked {
             ir::verify(f).map_err(|e| {
                 internal(format!("IR of {} does not verify: {e}", m.sym(f.sym).name))
@@ -212,23 +227,43 @@ impl<'o> ModuleCompiler<'o> {
                 m.sym(f.sym).name
             )));
         }
-        let algorithm = if opts.opt_level == 0 || f.calls_setjmp {
-            Algorithm::Fastalloc
-        } else {
-            Algorithm::Ion
+        let mut own = None;
+        if quick && self.choice.own {
+            match self.o0.run(&low.vcode, &self.env, &mut self.o0_out) {
+                Ok(()) => own = Some(&self.o0_out),
+                Err(e) if self.choice.check => {
+                    eprintln!(
+                        "neverc: note: the -O0 register allocator left {} to regalloc2: {}",
+                        m.sym(f.sym).name,
+                        e.0
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        let out = match own {
+            Some(out) => out,
+            None => {
+                let algorithm = if quick {
+                    Algorithm::Fastalloc
+                } else {
+                    Algorithm::Ion
+                };
+                let ra_opts = RegallocOptions {
+                    verbose_log: false,
+                    validate_ssa: checked,
+                    algorithm,
+                };
+                regalloc2::run_with_ctx(&low.vcode, &self.env, &ra_opts, &mut self.ra_ctx).map_err(
+                    |e| {
+                        internal(format!(
+                            "register allocation of {} failed: {e}",
+                            m.sym(f.sym).name
+                        ))
+                    },
+                )?
+            }
         };
-        let ra_opts = RegallocOptions {
-            verbose_log: false,
-            validate_ssa: checked,
-            algorithm,
-        };
-        let out = regalloc2::run_with_ctx(&low.vcode, &self.env, &ra_opts, &mut self.ra_ctx)
-            .map_err(|e| {
-                internal(format!(
-                    "register allocation of {} failed: {e}",
-                    m.sym(f.sym).name
-                ))
-            })?;
         if checked {
             let mut ch = regalloc2::checker::Checker::new(&low.vcode, &self.env);
             ch.prepare(out);
