@@ -188,8 +188,25 @@ impl Parser<'_> {
                 op,
                 prec,
             });
-            e = self.cast_expr();
+            e = self.operand();
         }
+    }
+
+    /// A right operand of a binary operator: `cast_expr`, with an identifier or integer
+    /// constant standing alone (most operands) taken in the operator loop itself.
+    #[inline(always)]
+    fn operand(&mut self) -> ExprId {
+        let t = *self.tok();
+        let kind = match t.kind {
+            T::Ident => ExprKind::Ident(t.sym()),
+            T::Int => ExprKind::Int(t.lit()),
+            _ => return self.cast_expr(),
+        };
+        if starts_postfix(self.peek(1).kind) {
+            return self.cast_expr();
+        }
+        self.pos += 1;
+        self.add_expr(self.tloc(&t), kind)
     }
 
     /// cast-expression. Identifiers and constants, the usual operands, are taken here

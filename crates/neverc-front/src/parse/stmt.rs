@@ -90,9 +90,10 @@ impl Parser<'_> {
     /// `a b;` / `a *b = ...;` with `a` not a type: a declaration with an unknown type name.
     fn unknown_type_name_ahead(&self) -> bool {
         let t = self.tok();
+        // The typedef lookup last: most statements fail the cheaper tests.
         t.kind == T::Ident
-            && !self.is_typedef(t.sym())
             && self.peek(1).kind == T::Ident
+            && !self.is_typedef(t.sym())
             && matches!(
                 self.peek(2).kind,
                 T::P(P::Semi | P::Assign | P::Comma | P::LBracket | P::LParen)
