@@ -1,8 +1,10 @@
 //! The AArch64 back end's entry point: a whole `neverc_ir::Module` to an ELF relocatable
 //! object and to GNU assembler text, both from the same instruction lists.
 //!
-//! Per function: [`lower`](crate::lower) (IR to virtual-register code), `regalloc2`
-//! (Fastalloc at -O0 and in functions that call setjmp, Ion otherwise), [`emit`](crate::emit)
+//! Per function: [`lower`](crate::lower) (IR to virtual-register code), register allocation
+//! (at -O0 and in functions that call setjmp `neverc_codegen::o0alloc`, falling back to
+//! regalloc2's Fastalloc for what it does not handle; regalloc2's Ion otherwise),
+//! [`emit`](crate::emit)
 //! (frame, moves, final instructions), then the `asm` assembler. Data, aliases and
 //! constructor tables are written by `neverc_codegen::module`, `.eh_frame` by
 //! `neverc_codegen::cfi`. Anything the lowering does not handle yet is refused by name:
@@ -18,6 +20,7 @@ use neverc_codegen::module::{
     emit_aliases_and_undefined, emit_ctors_dtors, emit_data, info_of, std_or_user, write_sym_attrs,
     AsmText, DataOptions,
 };
+use neverc_codegen::o0alloc::{Choice, O0Alloc};
 use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionId, SectionKind};
 use neverc_codegen::reloc::{Aarch64Reloc, Fixup, RelocKind, SymId};
 use neverc_ir as ir;
@@ -87,7 +90,7 @@ fn internal(msg: String) -> BackendError {
     }
 }
 
-/// The registers regalloc2 may use. At -O0 (Fastalloc) only the caller-saved ones: every
+/// The registers the allocators may use. At -O0 only the caller-saved ones: every
 /// value lives in memory across calls anyway, and the frame stays small (no save area).
 pub fn machine_env(opt_level: u8) -> MachineEnv {
     let mut pref = PRegSet::empty();
@@ -157,8 +160,13 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         (ir::Sym, ir::Block),
         (SectionId, u64, String),
     > = Default::default();
+    let choice = Choice::from_env();
+    let mut o0 = O0Alloc::default();
+    let mut o0_out = regalloc2::Output::default();
     for (fi, f) in m.functions.iter().enumerate() {
         let sd = m.sym(f.sym);
+        // NEVERC_CHECK_REGALLOC checks the quick allocations only (as on x86-64).
+        let checked = checked || (choice.check && (opts.opt_level == 0 || f.calls_setjmp));
         if checked {
             ir::verify(f)
                 .map_err(|e| internal(format!("IR of {} does not verify: {e}", sd.name)))?;
@@ -170,16 +178,9 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
                 sd.name
             )));
         }
-        let algorithm = if opts.opt_level == 0 || f.calls_setjmp {
-            Algorithm::Fastalloc
-        } else {
-            Algorithm::Ion
-        };
-        let ra_opts = RegallocOptions {
-            verbose_log: false,
-            validate_ssa: checked,
-            algorithm,
-        };
+        // -O0 and functions calling setjmp: neverc's own allocator (regalloc2's Fastalloc
+        // where it declines, or when asked for); Ion otherwise.
+        let quick = opts.opt_level == 0 || f.calls_setjmp;
         // A custom plan may name registers the -O0 set leaves out (`custom_cc`).
         let custom_env;
         let env = if opts.opt_level == 0 && crate::custom_cc::involves_custom(f) {
@@ -188,15 +189,47 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         } else {
             &env
         };
-        let out = regalloc2::run(&low.vcode, env, &ra_opts)
-            .map_err(|e| internal(format!("register allocation of {} failed: {e}", sd.name)))?;
+        let mut own = false;
+        // Functions with custom calling conventions stay with Fastalloc: its choices of
+        // registers (values made right in the plan's registers) are what
+        // tests/callconv_aarch64.rs pins down.
+        if quick && choice.own && !crate::custom_cc::involves_custom(f) {
+            match o0.run(&low.vcode, env, &mut o0_out) {
+                Ok(()) => own = true,
+                Err(e) if choice.check => {
+                    eprintln!(
+                        "neverc: note: the -O0 register allocator left {} to regalloc2: {}",
+                        sd.name, e.0
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        let ra_out;
+        let out = if own {
+            &o0_out
+        } else {
+            let algorithm = if quick {
+                Algorithm::Fastalloc
+            } else {
+                Algorithm::Ion
+            };
+            let ra_opts = RegallocOptions {
+                verbose_log: false,
+                validate_ssa: checked,
+                algorithm,
+            };
+            ra_out = regalloc2::run(&low.vcode, env, &ra_opts)
+                .map_err(|e| internal(format!("register allocation of {} failed: {e}", sd.name)))?;
+            &ra_out
+        };
         if checked {
             let mut ch = regalloc2::checker::Checker::new(&low.vcode, env);
-            ch.prepare(&out);
+            ch.prepare(out);
             ch.run()
                 .map_err(|e| internal(format!("regalloc2 checker on {}: {e:?}", sd.name)))?;
         }
-        let emitted = emit_function(&low, &out).map_err(|e| BackendError {
+        let emitted = emit_function(&low, out).map_err(|e| BackendError {
             message: format!(
                 "neverc cannot compile {e} for aarch64 yet (function {})",
                 sd.name

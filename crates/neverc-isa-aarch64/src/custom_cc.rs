@@ -10,7 +10,7 @@
 //! - **Callee-saved registers.** A plan's `csr:` list is the set the function preserves:
 //!   the prologue saves those the allocator uses (`emit.rs`), those its callees' plans do
 //!   not preserve (see `Lower::note_callee`), and `x18`/`v31` always.
-//! - **-O0.** Fastalloc gets only the caller-saved registers; a function whose own plan
+//! - **-O0.** The allocator gets only the caller-saved registers; a function whose own plan
 //!   or one of whose calls is custom gets the registers its plans name too (a plan may
 //!   name `x19`-`x28` or `v8`-`v15`, and fixed operands need allocatable registers).
 
