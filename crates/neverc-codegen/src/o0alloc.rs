@@ -803,6 +803,70 @@ impl Choice {
     }
 }
 
+/// Register allocation of one function at a time, as both back ends run it, with the
+/// memory of both allocators kept from one function to the next.
+#[derive(Default)]
+pub struct FunctionAllocator {
+    o0: O0Alloc,
+    o0_out: Output,
+    ctx: regalloc2::Ctx,
+}
+
+impl FunctionAllocator {
+    /// Allocates `vcode`: with `quick` (-O0, functions calling setjmp) this allocator when
+    /// `choice` and `own_ok` (the back end's say for this function) allow it and it takes
+    /// the function, else regalloc2's Fastalloc; Ion otherwise. With `checked`, regalloc2's
+    /// SSA validation and checker run too. Errors are messages naming the function `name`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn allocate<I, C>(
+        &mut self,
+        vcode: &VCode<I, C>,
+        env: &MachineEnv,
+        choice: Choice,
+        quick: bool,
+        own_ok: bool,
+        checked: bool,
+        name: &str,
+    ) -> Result<&Output, String> {
+        let mut own = false;
+        if quick && own_ok && choice.own {
+            match self.o0.run(vcode, env, &mut self.o0_out) {
+                Ok(()) => own = true,
+                Err(e) if choice.check => {
+                    eprintln!(
+                        "neverc: note: the -O0 register allocator left {name} to regalloc2: {}",
+                        e.0
+                    );
+                }
+                Err(_) => {}
+            }
+        }
+        let out = if own {
+            &self.o0_out
+        } else {
+            let algorithm = if quick {
+                regalloc2::Algorithm::Fastalloc
+            } else {
+                regalloc2::Algorithm::Ion
+            };
+            let ra_opts = regalloc2::RegallocOptions {
+                verbose_log: false,
+                validate_ssa: checked,
+                algorithm,
+            };
+            regalloc2::run_with_ctx(vcode, env, &ra_opts, &mut self.ctx)
+                .map_err(|e| format!("register allocation of {name} failed: {e}"))?
+        };
+        if checked {
+            let mut ch = regalloc2::checker::Checker::new(vcode, env);
+            ch.prepare(out);
+            ch.run()
+                .map_err(|e| format!("regalloc2 checker on {name}: {e:?}"))?;
+        }
+        Ok(out)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,11 +20,11 @@ use neverc_codegen::module::{
     emit_aliases_and_undefined, emit_ctors_dtors, emit_data, info_of, std_or_user, write_sym_attrs,
     AsmText, DataOptions,
 };
-use neverc_codegen::o0alloc::{Choice, O0Alloc};
+use neverc_codegen::o0alloc::{Choice, FunctionAllocator};
 use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionId, SectionKind};
 use neverc_codegen::reloc::{Aarch64Reloc, Fixup, RelocKind, SymId};
 use neverc_ir as ir;
-use regalloc2::{Algorithm, MachineEnv, PRegSet, RegallocOptions};
+use regalloc2::{MachineEnv, PRegSet};
 use std::fmt::Write as _;
 
 /// Position-independence of the code (shared by the back ends).
@@ -161,8 +161,8 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         (SectionId, u64, String),
     > = Default::default();
     let choice = Choice::from_env();
-    let mut o0 = O0Alloc::default();
-    let mut o0_out = regalloc2::Output::default();
+    // The register allocators' working memory, kept from one function to the next.
+    let mut ra = FunctionAllocator::default();
     for (fi, f) in m.functions.iter().enumerate() {
         let sd = m.sym(f.sym);
         // NEVERC_CHECK_REGALLOC checks the quick allocations only (as on x86-64).
@@ -189,46 +189,13 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
         } else {
             &env
         };
-        let mut own = false;
         // Functions with custom calling conventions stay with Fastalloc: its choices of
         // registers (values made right in the plan's registers) are what
         // tests/callconv_aarch64.rs pins down.
-        if quick && choice.own && !crate::custom_cc::involves_custom(f) {
-            match o0.run(&low.vcode, env, &mut o0_out) {
-                Ok(()) => own = true,
-                Err(e) if choice.check => {
-                    eprintln!(
-                        "neverc: note: the -O0 register allocator left {} to regalloc2: {}",
-                        sd.name, e.0
-                    );
-                }
-                Err(_) => {}
-            }
-        }
-        let ra_out;
-        let out = if own {
-            &o0_out
-        } else {
-            let algorithm = if quick {
-                Algorithm::Fastalloc
-            } else {
-                Algorithm::Ion
-            };
-            let ra_opts = RegallocOptions {
-                verbose_log: false,
-                validate_ssa: checked,
-                algorithm,
-            };
-            ra_out = regalloc2::run(&low.vcode, env, &ra_opts)
-                .map_err(|e| internal(format!("register allocation of {} failed: {e}", sd.name)))?;
-            &ra_out
-        };
-        if checked {
-            let mut ch = regalloc2::checker::Checker::new(&low.vcode, env);
-            ch.prepare(out);
-            ch.run()
-                .map_err(|e| internal(format!("regalloc2 checker on {}: {e:?}", sd.name)))?;
-        }
+        let own_ok = !crate::custom_cc::involves_custom(f);
+        let out = ra
+            .allocate(&low.vcode, env, choice, quick, own_ok, checked, &sd.name)
+            .map_err(internal)?;
         let emitted = emit_function(&low, out).map_err(|e| BackendError {
             message: format!(
                 "neverc cannot compile {e} for aarch64 yet (function {})",

@@ -26,11 +26,11 @@ use neverc_codegen::module::{
     emit_aliases_and_undefined, emit_ctors_dtors, emit_data, info_of, std_or_user, write_sym_attrs,
     AsmText, DataOptions,
 };
-use neverc_codegen::o0alloc::{Choice, O0Alloc};
+use neverc_codegen::o0alloc::{Choice, FunctionAllocator};
 use neverc_codegen::object_file::{ObjTarget, ObjectModule, SectionId, SectionKind};
 use neverc_codegen::reloc::{Fixup, RelocKind, SymId};
 use neverc_ir as ir;
-use regalloc2::{Algorithm, MachineEnv, PRegSet, RegallocOptions};
+use regalloc2::{MachineEnv, PRegSet};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -150,12 +150,9 @@ pub struct ModuleCompiler<'o> {
     spare: crate::vcode::Recycled,
     /// The lowering's per-function tables, for the next function to reuse.
     scratch: crate::lower::Scratch,
-    /// regalloc2's working memory, kept from one function to the next (Ion reuses its
-    /// vectors; the result does not depend on what they held).
-    ra_ctx: regalloc2::Ctx,
-    /// The -O0 allocator's working memory and output, likewise.
-    o0: O0Alloc,
-    o0_out: regalloc2::Output,
+    /// The register allocators' working memory, kept from one function to the next (the
+    /// result does not depend on what it held).
+    ra: FunctionAllocator,
     choice: Choice,
 }
 
@@ -171,9 +168,7 @@ impl<'o> ModuleCompiler<'o> {
             libcall_ids: HashMap::new(),
             spare: Default::default(),
             scratch: Default::default(),
-            ra_ctx: Default::default(),
-            o0: Default::default(),
-            o0_out: Default::default(),
+            ra: Default::default(),
             choice: Choice::from_env(),
         }
     }
@@ -227,50 +222,18 @@ impl<'o> ModuleCompiler<'o> {
                 m.sym(f.sym).name
             )));
         }
-        let mut own = None;
-        if quick && self.choice.own {
-            match self.o0.run(&low.vcode, &self.env, &mut self.o0_out) {
-                Ok(()) => own = Some(&self.o0_out),
-                Err(e) if self.choice.check => {
-                    eprintln!(
-                        "neverc: note: the -O0 register allocator left {} to regalloc2: {}",
-                        m.sym(f.sym).name,
-                        e.0
-                    );
-                }
-                Err(_) => {}
-            }
-        }
-        let out = match own {
-            Some(out) => out,
-            None => {
-                let algorithm = if quick {
-                    Algorithm::Fastalloc
-                } else {
-                    Algorithm::Ion
-                };
-                let ra_opts = RegallocOptions {
-                    verbose_log: false,
-                    validate_ssa: checked,
-                    algorithm,
-                };
-                regalloc2::run_with_ctx(&low.vcode, &self.env, &ra_opts, &mut self.ra_ctx).map_err(
-                    |e| {
-                        internal(format!(
-                            "register allocation of {} failed: {e}",
-                            m.sym(f.sym).name
-                        ))
-                    },
-                )?
-            }
-        };
-        if checked {
-            let mut ch = regalloc2::checker::Checker::new(&low.vcode, &self.env);
-            ch.prepare(out);
-            ch.run().map_err(|e| {
-                internal(format!("regalloc2 checker on {}: {e:?}", m.sym(f.sym).name))
-            })?;
-        }
+        let out = self
+            .ra
+            .allocate(
+                &low.vcode,
+                &self.env,
+                self.choice,
+                quick,
+                true,
+                checked,
+                &m.sym(f.sym).name,
+            )
+            .map_err(internal)?;
         let mut emitted = emit_function(&low, out);
         self.spare = low.vcode.recycle();
         emitted.insts.push(Inst::Align(16));
