@@ -843,3 +843,37 @@ fn port_io_inline_asm_is_assembled() {
         );
     }
 }
+
+/// An assignment to a function, in a file-scope initialiser: sema's test of whether the
+/// initialiser reads memory went round between "the address of a function" and "the value
+/// of an assignment" for ever (a hang, found by scripts/fuzz-robustness.py). It ends, with
+/// gcc's error first.
+#[test]
+fn assignment_to_a_function_in_an_initializer_ends() {
+    let d = temp_dir("assign-fn-init");
+    let src = d.join("t.c");
+    std::fs::write(&src, "int getval (void);\nint a = getval = getval ();\n").unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_neverc"))
+        .args(["-fsyntax-only", src.to_str().unwrap()])
+        .current_dir(&d)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("neverc runs");
+    let start = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if start.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("neverc -fsyntax-only hangs on an assignment to a function");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let first = stderr.lines().next().unwrap_or("");
+    assert!(
+        first.ends_with("t.c:2:16: error: lvalue required as left operand of assignment"),
+        "{stderr}"
+    );
+    assert_eq!(out.status.code(), Some(1));
+}

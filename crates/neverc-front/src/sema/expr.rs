@@ -1275,6 +1275,13 @@ impl<'a> Sema<'a> {
             // Used for its address.
             return self.address_reads(e);
         }
+        self.value_reads(e)
+    }
+
+    /// [`Sema::reads_runtime`] of `e` by its form alone (its type already looked at: an
+    /// array or function made by an operator, e.g. `f = g` after an error, comes here from
+    /// [`Sema::address_reads`] without going round again).
+    fn value_reads(&self, e: ExprId) -> bool {
         match &self.ast.expr(e).kind {
             ExprKind::Ident(_) => self.refs.get(&e).is_some_and(|&o| {
                 let o = &self.ords[o as usize];
@@ -1402,7 +1409,7 @@ impl<'a> Sema<'a> {
                 self.reads_runtime(*base)
             }
             ExprKind::Index(a, b) => self.reads_runtime(*a) || self.reads_runtime(*b),
-            _ => self.reads_runtime(e),
+            _ => self.value_reads(e),
         }
     }
 
