@@ -704,16 +704,12 @@ impl Converter {
                     break;
                 }
                 TokKind::Ident => {
-                    let kind = match self.keywords.get(t.sym.0 as usize) {
-                        Some(&Some(k)) => T::Kw(k),
-                        _ => T::Ident,
-                    };
+                    let kind = ident_kind(&self.keywords, t.sym);
                     toks.push(Tok::new(kind, t.sym, ploc, t.expansion));
                     continue;
                 }
                 TokKind::Punct => {
-                    let p = self.puncts.get(t.sym.0 as usize - 1).copied().flatten();
-                    let kind = match p {
+                    let kind = match punct_of(&self.puncts, t.sym) {
                         Some(P::Hash | P::HashHash) => {
                             self.stray(pp, &t);
                             T::Other
@@ -1311,6 +1307,22 @@ fn split_prefix(s: &[u8], quote: u8) -> (Enc, &[u8]) {
     (enc, &s[(q + 1).min(end)..end])
 }
 
+/// An identifier's kind: the keyword it spells (`keywords` is indexed by symbol), or none.
+#[inline(always)]
+fn ident_kind(keywords: &[Option<Kw>], sym: Symbol) -> T {
+    match keywords.get(sym.0 as usize) {
+        Some(&Some(k)) => T::Kw(k),
+        _ => T::Ident,
+    }
+}
+
+/// The punctuator a punctuator token's symbol spells (`puncts` is indexed by symbol - 1,
+/// the order of [`PUNCTUATORS`]).
+#[inline(always)]
+fn punct_of(puncts: &[Option<P>], sym: Symbol) -> Option<P> {
+    puncts.get(sym.0 as usize - 1).copied().flatten()
+}
+
 /// Converts a plain token read straight from a file (see [`Preprocessor::plain_tokens`]):
 /// an identifier or keyword, a punctuator, or an integer constant with nothing to report.
 /// False for anything else (the general path of [`Converter::run`] takes it).
@@ -1325,11 +1337,8 @@ fn plain(
     locs: &mut TokLocs,
 ) -> bool {
     let kind = match t.kind {
-        TokKind::Ident => match keywords.get(t.sym.0 as usize) {
-            Some(&Some(k)) => T::Kw(k),
-            _ => T::Ident,
-        },
-        TokKind::Punct => match puncts.get(t.sym.0 as usize - 1).copied().flatten() {
+        TokKind::Ident => ident_kind(keywords, t.sym),
+        TokKind::Punct => match punct_of(puncts, t.sym) {
             Some(P::Hash | P::HashHash) | None => return false,
             Some(p) => T::P(p),
         },
