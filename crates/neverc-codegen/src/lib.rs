@@ -3,13 +3,15 @@
 //! aliases, constructor tables, the `-S` text's sections), and what inline asm lowering
 //! shares (`inline_asm`: reading templates, `%N`, `%[name]`, modifiers, `%=`, dialect
 //! alternatives; checking that the operands can have registers), and the -O0 register
-//! allocator over the shared virtual-register code (`o0alloc`).
+//! allocator over the shared virtual-register code (`o0alloc`), with regalloc2's checker
+//! run in an order it gets right (`ra_check`).
 
 pub mod cfi;
 pub mod inline_asm;
 pub mod module;
 pub mod o0alloc;
 pub mod object_file;
+pub mod ra_check;
 pub mod reloc;
 pub mod vcode;
 

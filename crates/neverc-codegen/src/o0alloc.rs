@@ -858,9 +858,7 @@ impl FunctionAllocator {
                 .map_err(|e| format!("register allocation of {name} failed: {e}"))?
         };
         if checked {
-            let mut ch = regalloc2::checker::Checker::new(vcode, env);
-            ch.prepare(out);
-            ch.run()
+            crate::ra_check::check(vcode, env, out)
                 .map_err(|e| format!("regalloc2 checker on {name}: {e:?}"))?;
         }
         Ok(out)
@@ -912,9 +910,7 @@ mod tests {
         O0Alloc::default()
             .run(&vc, &env, &mut out)
             .expect("allocated without falling back");
-        let mut ch = regalloc2::checker::Checker::new(&vc, &env);
-        ch.prepare(&out);
-        ch.run().expect("the checker accepts the allocation");
+        crate::ra_check::check(&vc, &env, &out).expect("the checker accepts the allocation");
         for (_, Edit::Move { from, to }) in &out.edits {
             assert!(!(from.is_stack() && to.is_stack()), "stack-to-stack move");
             for a in [from, to] {

@@ -165,8 +165,8 @@ fn compile(m: &ir::Module, opts: &Options, checked: bool) -> Result<Compiled, Ba
     let mut ra = FunctionAllocator::default();
     for (fi, f) in m.functions.iter().enumerate() {
         let sd = m.sym(f.sym);
-        // NEVERC_CHECK_REGALLOC checks the quick allocations only (as on x86-64).
-        let checked = checked || (choice.check && (opts.opt_level == 0 || f.calls_setjmp));
+        // NEVERC_CHECK_REGALLOC: regalloc2's checker on every allocation (Ion's too).
+        let checked = checked || choice.check;
         if checked {
             ir::verify(f)
                 .map_err(|e| internal(format!("IR of {} does not verify: {e}", sd.name)))?;

@@ -185,9 +185,8 @@ impl<'o> ModuleCompiler<'o> {
         // -O0 and functions calling setjmp: neverc's own allocator (regalloc2's Fastalloc
         // where it declines, or when asked for); Ion otherwise.
         let quick = opts.opt_level == 0 || f.calls_setjmp;
-        // NEVERC_CHECK_REGALLOC checks the quick allocations only: regalloc2's checker
-        // rejects some of Ion's (e.g. tests/exec/algo/nqueens.c at -O1), which run fine.
-        let checked = self.checked || (self.choice.check && quick);
+        // NEVERC_CHECK_REGALLOC: regalloc2's checker on every allocation (Ion's too).
+        let checked = self.checked || self.choice.check;
         if checked {
             ir::verify(f).map_err(|e| {
                 internal(format!("IR of {} does not verify: {e}", m.sym(f.sym).name))

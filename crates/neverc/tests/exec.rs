@@ -1,7 +1,8 @@
 //! The execution test corpus: every `tests/exec/**/*.c` at the repository
 //! root is compiled with neverc at `-O0` and at `-O1`, run, and its standard
 //! output compared exactly with the `.expected` file beside it; the program
-//! must also exit with status 0.
+//! must also exit with status 0. Every compilation runs regalloc2's checker on its
+//! register allocations (`NEVERC_CHECK_REGALLOC=1`).
 //!
 //! * The program's leading `//` comment lines may hold directives: `// link: -lm ...`
 //!   adds flags to the command line; `// target: x86_64` (or `aarch64`, or both) runs the
@@ -227,6 +228,8 @@ fn run_case(
     let cstderr_path = tmp.join(format!("t{index}{}.cc-stderr", case.opt));
     let cstderr = fs::File::create(&cstderr_path).unwrap();
     let mut child = Command::new(cc)
+        // regalloc2's checker on every register allocation (neverc only reads this).
+        .env("NEVERC_CHECK_REGALLOC", "1")
         .args(&setup.cc_args)
         .arg(case.opt)
         .arg("-w")
