@@ -454,3 +454,76 @@ fn our_relocs(a: &Assembled) -> Vec<(u32, String, String, i64)> {
         })
         .collect()
 }
+
+/// `encode` tries the fast path first (asm/fast.rs); `encode_jump(.., false)` is the general
+/// path alone. On random operands of every form, accepted or not (registers 0..=15 plus the
+/// high-byte ones and out-of-range numbers, every kind of address, edge immediates), both
+/// must give the same bytes, fixups and label uses, or the same error.
+#[test]
+fn fast_path_matches_general_path() {
+    let base = forms::all_forms();
+    let mut rng = Rng(0x5eed_fa57);
+    let mut fast_ok = 0;
+    for k in 0..200_000 {
+        let mut i = base[k % base.len()];
+        if rng.below(4) != 0 {
+            let regs: Vec<u8> = (0..4)
+                .map(|_| match rng.below(12) {
+                    0 => 0x14 + rng.below(4) as u8,
+                    1 => 16 + rng.below(8) as u8,
+                    _ => rng.below(16) as u8,
+                })
+                .collect();
+            let (mut gi, mut xi) = (0, 0);
+            i.visit_operands(
+                &mut |g| {
+                    *g = Gpr(regs[gi % 4]);
+                    gi += 1;
+                },
+                &mut |x| {
+                    *x = Xmm(regs[3 - xi % 4]);
+                    xi += 1;
+                },
+                &mut |_| {},
+            );
+        }
+        if rng.below(2) == 0 {
+            let ms = [random_mem(&mut rng), random_mem(&mut rng)];
+            let mut n = 0;
+            i.visit_operands(&mut |_| {}, &mut |_| {}, &mut |m| {
+                *m = ms[n % 2];
+                n += 1;
+            });
+        }
+        match &mut i {
+            Inst::Mov {
+                src: Rmi::Imm(v), ..
+            }
+            | Inst::Alu {
+                src: Rmi::Imm(v), ..
+            }
+            | Inst::Test {
+                src: Rmi::Imm(v), ..
+            } => *v = random_imm(&mut rng),
+            Inst::Imul3 { imm, .. } => *imm = random_imm(&mut rng) as i32,
+            Inst::Shift {
+                amount: Some(a), ..
+            } => *a = rng.below(256) as u8,
+            _ => {}
+        }
+        // Something already in the sink: offsets must count from the sink's start.
+        let (mut a, mut b) = (Sink::default(), Sink::default());
+        a.bytes.extend_from_slice(&[0xCC; 3]);
+        b.bytes.extend_from_slice(&[0xCC; 3]);
+        let ra = encode(&i, &mut a).map_err(|e| e.message);
+        let rb = encode_jump(&i, &mut b, false).map_err(|e| e.message);
+        assert_eq!(ra, rb, "{i:?}");
+        if rb.is_ok() {
+            assert_eq!(a.bytes, b.bytes, "{i:?}");
+            assert_eq!(a.fixups, b.fixups, "{i:?}");
+            assert_eq!(a.label_uses, b.label_uses, "{i:?}");
+            fast_ok += 1;
+        }
+    }
+    assert!(fast_ok > 100_000, "only {fast_ok} accepted");
+}

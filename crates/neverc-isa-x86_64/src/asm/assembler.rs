@@ -48,6 +48,15 @@ impl<T: Copy> LabelMap<T> {
     /// How far each dense range reaches.
     const DENSE: u32 = 1 << 16;
 
+    /// A map with room for the labels `ends` counted (no regrowth while it is filled).
+    fn sized(ends: LabelEnds) -> Self {
+        LabelMap {
+            low: vec![None; ends.low as usize],
+            high: vec![None; ends.high as usize],
+            other: HashMap::new(),
+        }
+    }
+
     fn get(&self, l: Label) -> Option<&T> {
         if l.0 < Self::DENSE {
             self.low.get(l.0 as usize)?.as_ref()
@@ -79,6 +88,25 @@ impl<T: Copy> LabelMap<T> {
         low.filter_map(|(i, v)| v.map(|v| (Label(i as u32), v)))
             .chain(high.filter_map(|(i, v)| v.map(|v| (Label(Self::HIGH + i as u32), v))))
             .chain(self.other.iter().map(|(&l, &v)| (l, v)))
+    }
+}
+
+/// How far the two dense label ranges of a function reach (one past the largest label
+/// number in each), to size its label maps once.
+#[derive(Clone, Copy, Default)]
+struct LabelEnds {
+    low: u32,
+    high: u32,
+}
+
+impl LabelEnds {
+    fn add(&mut self, l: Label) {
+        type M = LabelMap<u32>;
+        if l.0 < M::DENSE {
+            self.low = self.low.max(l.0 + 1);
+        } else if l.0 >= M::HIGH && l.0 - M::HIGH < M::DENSE {
+            self.high = self.high.max(l.0 - M::HIGH + 1);
+        }
     }
 }
 
@@ -235,10 +263,15 @@ struct Frag {
 /// and a pass that grows nothing ends it. Matching gas (rather than computing the least
 /// fixed point) keeps `-S` output and direct encoding identical even where gas's estimate
 /// makes a jump longer than strictly needed. `fixed_len` is the size of all fixed bytes.
-fn relax(items: &[Inst], vars: &mut [Var], fixed_len: u32) -> Result<(), EncodeError> {
-    let mut frags: Vec<Frag> = Vec::new();
+fn relax(
+    items: &[Inst],
+    vars: &mut [Var],
+    fixed_len: u32,
+    ends: LabelEnds,
+) -> Result<(), EncodeError> {
+    let mut frags: Vec<Frag> = Vec::with_capacity(vars.len() + 1);
     // Per label: (frag, offset in it).
-    let mut label_at: LabelMap<(usize, i64)> = LabelMap::default();
+    let mut label_at: LabelMap<(usize, i64)> = LabelMap::sized(ends);
     // Where the current frag's fixed bytes start in the sink.
     let mut frag_start = 0i64;
     let new_frag = |fixed: i64, tail: Tail| Frag {
@@ -377,16 +410,20 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     // Every fixed encoding goes to this one sink, in order (x86 instructions average under
     // 5 bytes); fixup and label-use offsets are sink offsets until emission.
     let mut sink = Sink {
-        bytes: Vec::with_capacity(items.len() * 5),
+        bytes: Vec::with_capacity(items.len() * 5 + 16),
         fixups: Vec::new(),
         label_uses: Vec::new(),
     };
     let mut vars: Vec<Var> = Vec::with_capacity(items.len() / 2);
+    let mut ends = LabelEnds::default();
     // (first label use, item) for every item with label uses, for error messages.
     let mut use_items: Vec<(u32, u32)> = Vec::new();
     for (k, inst) in items.iter().enumerate() {
         let kind = match *inst {
-            Inst::Label(l) => VarKind::Label(l),
+            Inst::Label(l) => {
+                ends.add(l);
+                VarKind::Label(l)
+            }
             Inst::Align(n) => {
                 if !n.is_power_of_two() {
                     return Err(EncodeError::new(inst, "alignment must be a power of two"));
@@ -404,8 +441,11 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
                 is_near: false,
             },
             _ => {
+                if super::fast::fast(inst, &mut sink) {
+                    continue;
+                }
                 let u0 = sink.label_uses.len();
-                encode(inst, &mut sink)?;
+                encode_jump(inst, &mut sink, false)?;
                 if sink.label_uses.len() > u0 {
                     use_items.push((u0 as u32, k as u32));
                 }
@@ -421,10 +461,10 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     }
     let fixed_len = sink.bytes.len() as u32;
 
-    relax(items, &mut vars, fixed_len)?;
+    relax(items, &mut vars, fixed_len, ends)?;
 
     // Final layout: every variable item's address, every label's offset.
-    let mut labels = LabelOffsets::default();
+    let mut labels = LabelOffsets(LabelMap::sized(ends));
     let mut growth = 0u32;
     for v in vars.iter_mut() {
         v.addr = v.at + growth;

@@ -452,101 +452,8 @@ fn emit_mem(
     Ok(())
 }
 
-/// The plain shape most instructions have, encoded straight (the bytes `emit` would give):
-/// an operand-size prefix for 16 bits, a REX prefix if needed, the opcode, ModRM with the
-/// register field `reg` and either the register `rm_reg` or the memory operand `mem`, then
-/// `imm`. Only a memory operand with a base register and a displacement (no index, symbol,
-/// label, segment or %rip) is plain. False, having written nothing, when the operands are
-/// not plain (`emit` then encodes them, with its checks).
-#[inline(always)]
-fn plain(
-    sink: &mut Sink,
-    size: Size,
-    rex_force: bool,
-    op: &[u8],
-    reg: u8,
-    rm: Result<u8, &Mem>,
-    imm: &[u8],
-) -> bool {
-    if reg > 15 {
-        return false;
-    }
-    let mut b = [0u8; 20];
-    let mut n = 0;
-    if size == Size::S16 {
-        b[0] = 0x66;
-        n = 1;
-    }
-    let mut rex = (u8::from(size == Size::S64) << 3) | (((reg >> 3) & 1) << 2);
-    let r = (reg & 7) << 3;
-    let (low, md, disp) = match rm {
-        Ok(x) => {
-            if x > 15 {
-                return false;
-            }
-            rex |= (x >> 3) & 1;
-            (x & 7, 0xC0, 0)
-        }
-        Err(m) => {
-            let Some(base) = m.base else { return false };
-            if base.0 > 15
-                || m.index.is_some()
-                || m.sym.is_some()
-                || m.label.is_some()
-                || m.rip
-                || m.seg.is_some()
-            {
-                return false;
-            }
-            rex |= (base.0 >> 3) & 1;
-            let low = base.0 & 7;
-            // rbp/r13 as a base cannot use mod 00.
-            let md = if m.disp == 0 && low != 5 {
-                0x00
-            } else if (-128..=127).contains(&m.disp) {
-                0x40
-            } else {
-                0x80
-            };
-            (low, md, m.disp)
-        }
-    };
-    if rex != 0 || rex_force {
-        b[n] = 0x40 | rex;
-        n += 1;
-    }
-    b[n..n + op.len()].copy_from_slice(op);
-    n += op.len();
-    b[n] = md | r | low;
-    n += 1;
-    if md != 0xC0 && low == 4 {
-        // rsp/r12 as a base need a SIB byte.
-        b[n] = 0x24;
-        n += 1;
-    }
-    if md == 0x40 {
-        b[n] = disp as u8;
-        n += 1;
-    } else if md == 0x80 {
-        b[n..n + 4].copy_from_slice(&disp.to_le_bytes());
-        n += 4;
-    }
-    b[n..n + imm.len()].copy_from_slice(imm);
-    n += imm.len();
-    sink.put(&b[..n]);
-    true
-}
-
-/// The `plain` ModRM operand of an `Rm`.
-fn plain_rm(rm: &Rm) -> Result<u8, &Mem> {
-    match rm {
-        Rm::Reg(r) => Ok(r.0),
-        Rm::Mem(m) => Err(m),
-    }
-}
-
 /// An 8-bit register operand 4..7 (spl bpl sil dil) needs a REX prefix to be addressed.
-fn byte_rex(size: Size, r: Gpr) -> bool {
+pub(super) fn byte_rex(size: Size, r: Gpr) -> bool {
     size == Size::S8 && (4..8).contains(&r.0)
 }
 
@@ -564,7 +471,7 @@ fn xm_arg(x: &XmmMem) -> RmArg {
     }
 }
 
-fn rm_byte_rex(size: Size, rm: &Rm) -> bool {
+pub(super) fn rm_byte_rex(size: Size, rm: &Rm) -> bool {
     match rm {
         Rm::Reg(r) => byte_rex(size, *r),
         Rm::Mem(_) => false,
@@ -580,6 +487,7 @@ fn sized(mut p: Parts, size: Size) -> Parts {
 
 /// An immediate of the operation size (8, 16 or 32 bits; 64-bit ops take 32 sign-extended),
 /// normalised to a signed value of that width. Accepts signed or unsigned spellings.
+#[inline]
 pub(crate) fn norm_imm(size: Size, v: i64) -> Option<i64> {
     match size {
         Size::S8 => (-128..=255).contains(&v).then_some(v as i8 as i64),
@@ -593,7 +501,7 @@ pub(crate) fn norm_imm(size: Size, v: i64) -> Option<i64> {
     }
 }
 
-fn imm_width(size: Size) -> u8 {
+pub(super) fn imm_width(size: Size) -> u8 {
     match size {
         Size::S8 => 1,
         Size::S16 => 2,
@@ -610,6 +518,7 @@ pub(crate) enum Mov64Imm {
     Movabs(i64),
 }
 
+#[inline]
 pub(crate) fn mov64_imm(v: i64) -> Mov64Imm {
     if (0..=u32::MAX as i64).contains(&v) {
         Mov64Imm::Movl(v as u32)
@@ -620,89 +529,19 @@ pub(crate) fn mov64_imm(v: i64) -> Mov64Imm {
     }
 }
 
-/// The plain forms of the most common instructions (see [`plain`]), matched by reference;
-/// false when `inst` is not one (nothing written).
-fn encode_plain(inst: &Inst, sink: &mut Sink) -> bool {
-    match inst {
-        Inst::Mov {
-            size,
-            src: Rmi::Reg(s),
-            dst,
-        } => {
-            let (b, size) = (*size == Size::S8, *size);
-            let force = byte_rex(size, *s) || rm_byte_rex(size, dst);
-            let op = if b { 0x88 } else { 0x89 };
-            plain(sink, size, force, &[op], s.0, plain_rm(dst), &[])
-        }
-        Inst::Mov {
-            size,
-            src: Rmi::Mem(m),
-            dst: Rm::Reg(d),
-        } => {
-            let op = if *size == Size::S8 { 0x8A } else { 0x8B };
-            plain(sink, *size, byte_rex(*size, *d), &[op], d.0, Err(m), &[])
-        }
-        Inst::Mov {
-            size,
-            src: Rmi::Imm(v),
-            dst: Rm::Mem(m),
-        } => {
-            let Some(v) = norm_imm(*size, *v) else {
-                return false;
-            };
-            let op = if *size == Size::S8 { 0xC6 } else { 0xC7 };
-            let imm = v.to_le_bytes();
-            let imm = &imm[..imm_width(*size) as usize];
-            plain(sink, *size, false, &[op], 0, Err(m), imm)
-        }
-        Inst::Lea { size, src, dst } => {
-            *size != Size::S8 && plain(sink, *size, false, &[0x8D], dst.0, Err(src), &[])
-        }
-        Inst::Alu { op, size, src, dst } => {
-            // op*8 + 0/1: r/m8,r8  r/m,r;  + 2/3: r8,r/m8  r,r/m
-            let b8 = (*op as u8) << 3;
-            let (b, size) = (*size == Size::S8, *size);
-            match (src, dst) {
-                (Rmi::Reg(s), _) => {
-                    let force = byte_rex(size, *s) || rm_byte_rex(size, dst);
-                    let o = if b { b8 } else { b8 + 1 };
-                    plain(sink, size, force, &[o], s.0, plain_rm(dst), &[])
-                }
-                (Rmi::Mem(m), Rm::Reg(d)) => {
-                    let o = if b { b8 + 2 } else { b8 + 3 };
-                    plain(sink, size, byte_rex(size, *d), &[o], d.0, Err(m), &[])
-                }
-                (Rmi::Imm(v), _) if !b => match norm_imm(size, *v) {
-                    // 83 /op ib
-                    Some(v) if (-128..=127).contains(&v) => plain(
-                        sink,
-                        size,
-                        false,
-                        &[0x83],
-                        *op as u8,
-                        plain_rm(dst),
-                        &[v as u8],
-                    ),
-                    _ => false,
-                },
-                _ => false,
-            }
-        }
-        _ => false,
-    }
-}
-
 /// Encode one instruction. Label jumps are encoded in their near (rel32) form; `Label` and
 /// `Align` emit nothing (the assembler lays them out); `JumpTableEntry` emits a label use.
+/// The common shapes go through the fast path (`fast.rs`), the rest through the general one.
 pub fn encode(inst: &Inst, sink: &mut Sink) -> Result<(), EncodeError> {
+    if super::fast::fast(inst, sink) {
+        return Ok(());
+    }
     encode_jump(inst, sink, false)
 }
 
-/// Like `encode`, but a label jump takes its short (rel8) form when `short` is set.
+/// Like `encode`, but a label jump takes its short (rel8) form when `short` is set. This is
+/// the general path alone (every form, with its checks); `encode` gives the same bytes.
 pub fn encode_jump(inst: &Inst, sink: &mut Sink, short: bool) -> Result<(), EncodeError> {
-    if encode_plain(inst, sink) {
-        return Ok(());
-    }
     use Inst::*;
     let i = inst;
     match *inst {

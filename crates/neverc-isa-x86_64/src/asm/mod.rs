@@ -13,6 +13,7 @@
 pub mod assembler;
 pub mod att;
 pub mod encode;
+mod fast;
 pub mod forms;
 pub mod inst;
 pub mod print;
