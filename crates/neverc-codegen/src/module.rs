@@ -167,8 +167,7 @@ pub fn std_or_user(
     if per_symbol {
         obj.symbol_section(kind, sym_name, align)
     } else {
-        let s = obj.standard_section(kind);
-        obj.add_section(obj.section_name(s).to_string().as_str(), kind, align)
+        obj.standard_section_aligned(kind, align)
     }
 }
 

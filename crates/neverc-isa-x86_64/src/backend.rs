@@ -335,7 +335,7 @@ fn place(
     m: &ir::Module,
     opts: &Options,
     libcall_names: &[String],
-    code: Vec<FnCode>,
+    mut code: Vec<FnCode>,
 ) -> Result<Compiled, BackendError> {
     if !m.toplevel_asm.is_empty() {
         return Err(toplevel_asm_error());
@@ -364,11 +364,9 @@ fn place(
     let mut out_text = AsmText::new(want_text);
     // Where each function landed: section and offset.
     let mut placed: Vec<(SectionId, u64)> = Vec::with_capacity(code.len());
-    let mut frames: Vec<FrameDescription> = Vec::new();
-    // Code fixups, resolved once every symbol is placed.
-    let mut pending: Vec<(SectionId, u64, Vec<Fixup>)> = Vec::new();
+    let mut frames: Vec<FrameDescription> = Vec::with_capacity(code.len());
 
-    for c in &code {
+    for c in code.iter_mut() {
         let sd = m.sym(c.sym);
         let section = std_or_user(
             &mut obj,
@@ -381,17 +379,6 @@ fn place(
             16,
         );
         let offset = obj.append(section, &c.bytes, u64::from(c.align.max(16)));
-        pending.push((
-            section,
-            offset,
-            c.fixups
-                .iter()
-                .map(|&f| Fixup {
-                    sym: real(f.sym),
-                    ..f
-                })
-                .collect(),
-        ));
         obj.define(syms[c.sym.index()], section, offset, c.size, info_of(sd))
             .map_err(internal)?;
         if want_text {
@@ -401,12 +388,16 @@ fn place(
             func_sym: syms[c.sym.index()],
             start: offset as u32,
             len: c.size as u32,
-            ops: c.cfi.clone(),
+            ops: std::mem::take(&mut c.cfi),
         });
         placed.push((section, offset));
     }
-    let fn_index: HashMap<ir::Sym, usize> =
-        code.iter().enumerate().map(|(i, c)| (c.sym, i)).collect();
+    // By module symbol: the function of `code` defining it (the last one, should there be
+    // two).
+    let mut fn_index: Vec<Option<usize>> = vec![None; m.symbols.len()];
+    for (i, c) in code.iter().enumerate() {
+        fn_index[c.sym.index()] = Some(i);
+    }
 
     // Data, aliases, constructors.
     let data_opts = DataOptions {
@@ -414,8 +405,10 @@ fn place(
         data_sections: opts.data_sections,
     };
     emit_data(&mut obj, m, &syms, &data_opts, &mut out_text, &mut |fsym, blk| {
-        let fi = *fn_index
-            .get(&fsym)
+        let fi = fn_index
+            .get(fsym.index())
+            .copied()
+            .flatten()
             .ok_or("internal error in the x86-64 back end: a block address of a function not in the module")?;
         let (fsec, foff) = placed[fi];
         let (lab, loff) = code[fi].blocks.get(blk.index()).copied().flatten().ok_or(
@@ -430,20 +423,24 @@ fn place(
     let asm_text = out_text.finish(&obj);
     // As gas does: a pc-relative reference from code to a local symbol of the same section
     // is resolved here, the rest become relocations.
-    let local: HashMap<SymId, bool> = m
-        .symbols
-        .iter()
-        .zip(&syms)
-        .map(|(s, &id)| (id, s.binding == ir::Binding::Local))
-        .collect();
-    for (section, base, fixups) in pending {
-        for f in fixups {
+    // By object symbol: whether the (last) module symbol declaring it is local.
+    let mut local: Vec<Option<bool>> = vec![None; obj.symbol_count()];
+    for (s, id) in m.symbols.iter().zip(&syms) {
+        local[id.0 as usize] = Some(s.binding == ir::Binding::Local);
+    }
+    for (c, &(section, base)) in code.iter().zip(&placed) {
+        for &f in &c.fixups {
+            let f = Fixup {
+                sym: real(f.sym),
+                ..f
+            };
             let at = base + f.offset as u64;
             let same = obj
                 .symbol_location(f.sym)
                 .filter(|&(sec, _)| sec == section)
                 .map(|(_, off)| off);
-            match (f.kind, same, local.get(&f.sym)) {
+            let is_local = local.get(f.sym.0 as usize).copied().flatten();
+            match (f.kind, same, is_local) {
                 (RelocKind::Pc32 | RelocKind::Plt32, Some(off), Some(true)) => {
                     let v = (off as i64 + f.addend - at as i64) as i32;
                     obj.section_data_mut(section)[at as usize..at as usize + 4]
@@ -460,7 +457,7 @@ fn place(
         }
     }
     write_eh_frame(&mut obj, &frames).map_err(internal)?;
-    let object = obj.write().map_err(internal)?;
+    let object = obj.into_elf().map_err(internal)?;
     Ok(Compiled {
         object,
         asm: asm_text,
