@@ -4,9 +4,8 @@
 //! token (spellings are interned), and reports problems as [`LexDiag`]s that the
 //! preprocessor turns into diagnostics, so the lexer itself never fails.
 
-use crate::source::{FileId, Loc};
+use crate::source::{FileId, Loc, Text};
 use crate::token::{flags, Interner, Symbol, TokKind, Token};
-use std::rc::Rc;
 
 /// Every punctuator (C17 6.4.6), longest first within each leading byte so a greedy scan
 /// finds the longest match. Interned first, so `Symbol(1 + index)` is its spelling.
@@ -120,7 +119,7 @@ impl Default for LexOptions {
 }
 
 pub struct Lexer {
-    text: Rc<[u8]>,
+    text: Text,
     pos: usize,
     file: FileId,
     opts: LexOptions,
@@ -140,7 +139,7 @@ fn is_ident_start(b: u8, dollars: bool) -> bool {
 }
 
 impl Lexer {
-    pub fn new(file: FileId, text: Rc<[u8]>, opts: LexOptions) -> Self {
+    pub fn new(file: FileId, text: Text, opts: LexOptions) -> Self {
         Lexer {
             text,
             pos: 0,
@@ -1106,7 +1105,7 @@ mod tests {
                 };
                 let mut interner = Interner::new();
                 intern_punctuators(&mut interner);
-                let text: Rc<[u8]> = line.as_bytes().into();
+                let text: Text = line.as_bytes().into();
                 // One by one: the first token at the start of a line ends the line before.
                 let mut slow = Lexer::new(FileId(1), text.clone(), opts);
                 slow.skipping = true;

@@ -19,6 +19,60 @@ pub struct Loc {
     pub offset: u32,
 }
 
+/// A file's bytes, shared by the source map and the lexers reading them: made from the
+/// vector they were read into without copying it (an `Rc<[u8]>` is a copy, its counts
+/// being in front of the bytes; a main file of a megabyte made that a megabyte of copying),
+/// and read as directly as an `Rc<[u8]>` (the place and length are kept beside the owner).
+#[derive(Clone)]
+pub struct Text {
+    /// Where the bytes are and how many: those of `owner`'s vector, which is never
+    /// changed, so they stay where they are as long as `owner` lives.
+    ptr: *const u8,
+    len: usize,
+    owner: Rc<Vec<u8>>,
+}
+
+impl Text {
+    /// Whether two texts are the same bytes (not only equal ones).
+    pub fn ptr_eq(a: &Text, b: &Text) -> bool {
+        Rc::ptr_eq(&a.owner, &b.owner)
+    }
+}
+
+impl From<Vec<u8>> for Text {
+    fn from(v: Vec<u8>) -> Text {
+        let owner = Rc::new(v);
+        Text {
+            ptr: owner.as_ptr(),
+            len: owner.len(),
+            owner,
+        }
+    }
+}
+
+impl From<&[u8]> for Text {
+    fn from(b: &[u8]) -> Text {
+        b.to_vec().into()
+    }
+}
+
+impl std::ops::Deref for Text {
+    type Target = [u8];
+    #[inline]
+    fn deref(&self) -> &[u8] {
+        // SAFETY: `ptr` and `len` are those of `owner`'s vector, which lives as long as
+        // `self` and is never changed (nothing can reach it mutably: the `Rc` is private
+        // and never handed out), so its buffer neither moves nor is freed meanwhile.
+        unsafe { std::slice::from_raw_parts(self.ptr, self.len) }
+    }
+}
+
+impl std::fmt::Debug for Text {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Text({} bytes)", self.len)
+    }
+}
+
 /// One loaded file.
 pub struct SourceFile {
     /// The name as it appears in diagnostics and line markers (as the user or the include
@@ -27,7 +81,7 @@ pub struct SourceFile {
     /// The path it was read from, for `#include_next`, `#pragma once` and dependencies.
     pub path: Option<PathBuf>,
     /// Cleaned text: splices removed, newlines normalised to `\n`.
-    pub text: Rc<[u8]>,
+    pub text: Text,
     /// `(clean offset, bytes removed before it)` at each place cleaning removed bytes,
     /// sorted, so a clean offset maps back to a raw one.
     removed: Vec<(u32, u32)>,
@@ -36,7 +90,7 @@ pub struct SourceFile {
     line_starts: std::cell::OnceCell<Vec<u32>>,
     /// Raw text, kept for showing the source line in diagnostics: the same bytes as `text`
     /// when cleaning changed nothing, as in most files.
-    raw: Rc<[u8]>,
+    raw: Text,
     /// Presumed name and line set by `#line`: `(clean offset from which it applies, line
     /// number of the next line, name)`.
     pub line_directives: Vec<(u32, u32, Option<String>)>,
@@ -207,7 +261,7 @@ impl SourceFile {
             let c = clean(&raw, trigraphs);
             return SourceFile::new(name, path, raw, c);
         }
-        let text: Rc<[u8]> = raw.into();
+        let text: Text = raw.into();
         SourceFile {
             name,
             path,
@@ -511,7 +565,7 @@ mod tests {
             );
         }
         let f = SourceFile::load("t.c".into(), None, b"x = '\\n';\ny\n".to_vec(), false);
-        assert!(Rc::ptr_eq(&f.text, &f.raw));
+        assert!(Text::ptr_eq(&f.text, &f.raw));
         assert_eq!(f.physical_line_col(10), (2, 1));
     }
 
