@@ -7,6 +7,7 @@ use neverc_abi::{FloatKind, IntKind, Machine};
 
 /// An interned type (qualifiers included).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(transparent)]
 pub struct TypeId(pub u32);
 
 impl TypeId {
