@@ -24,9 +24,22 @@ pub struct FunctionBuilder {
     /// Give a load the value the current block last loaded from or stored to the same
     /// place, when nothing that may write memory came between (see [`load`](Self::load)).
     pub reuse_loads: bool,
-    /// With `reuse_loads`: (address, offset, type, value) of what the current block has
-    /// loaded or stored since the last instruction that may write memory, latest last.
-    known: Vec<(Value, i32, Type, Value)>,
+    /// With `reuse_loads`: (address, offset, type, value, whether the address is a slot's)
+    /// of what the current block has loaded or stored since the last instruction that may
+    /// write memory, latest last.
+    known: Vec<(Value, i32, Type, Value, bool)>,
+}
+
+/// What a [`FunctionBuilder`] leaves for building the next function without fresh memory
+/// ([`finish_into`](FunctionBuilder::finish_into), [`new_in`](FunctionBuilder::new_in)):
+/// the blocks beyond the finished function's (their vectors) and the builder's own tables.
+#[derive(Default)]
+pub struct BuilderSpare {
+    blocks: Vec<BlockData>,
+    slot_addrs: Vec<Value>,
+    consts: Option<Box<[Value; CONST_CACHE]>>,
+    hoisted: Vec<Inst>,
+    known: Vec<(Value, i32, Type, Value, bool)>,
 }
 
 /// Places [`FunctionBuilder`] remembers the contents of, at most.
@@ -62,13 +75,20 @@ impl FunctionBuilder {
 
     /// As [`new`](Self::new), in the vectors of a function that is done with: their
     /// capacity is reused (one function after another without fresh memory), the blocks'
-    /// own vectors included.
-    pub fn new_in(mut storage: Function, sym: Sym, plan: CallPlan, variadic: bool) -> Self {
+    /// own vectors included, and so are the blocks and tables `spare` holds.
+    pub fn new_in(
+        mut storage: Function,
+        spare: &mut BuilderSpare,
+        sym: Sym,
+        plan: CallPlan,
+        variadic: bool,
+    ) -> Self {
         let f = &mut storage;
         f.sym = sym;
         f.plan = plan;
         f.param_mem.clear();
         f.variadic = variadic;
+        f.blocks.append(&mut spare.blocks);
         for b in &mut f.blocks {
             b.params.clear();
             b.insts.clear();
@@ -76,7 +96,14 @@ impl FunctionBuilder {
         if f.blocks.is_empty() {
             f.blocks.push(BlockData::default());
         }
-        f.insts.clear();
+        // Most instructions own no memory: those are let go without a drop call each.
+        for d in f.insts.drain(..) {
+            if d.op.owns_nothing() {
+                std::mem::forget(d);
+            } else {
+                drop(d);
+            }
+        }
         f.values.clear();
         f.slots.clear();
         f.plans.clear();
@@ -85,7 +112,18 @@ impl FunctionBuilder {
         f.declared_inline = false;
         f.inline_hint = InlineHint::Default;
         f.blocks_in_data = false;
-        Self::building(storage)
+        let mut b = Self::building(storage);
+        b.slot_addrs = std::mem::take(&mut spare.slot_addrs);
+        b.slot_addrs.clear();
+        if let Some(mut consts) = spare.consts.take() {
+            consts.fill(NONE);
+            b.consts = consts;
+        }
+        b.hoisted = std::mem::take(&mut spare.hoisted);
+        b.hoisted.clear();
+        b.known = std::mem::take(&mut spare.known);
+        b.known.clear();
+        b
     }
 
     /// The builder's own state around a fresh `func`: at its entry block, nothing shared or
@@ -111,18 +149,30 @@ impl FunctionBuilder {
         self.func.values.reserve(insts);
     }
 
-    pub fn finish(mut self) -> Function {
-        self.func.blocks.truncate(self.nblocks);
+    pub fn finish(self) -> Function {
+        self.finish_into(&mut BuilderSpare::default())
+    }
+
+    /// As [`finish`](Self::finish), leaving the unused blocks and the builder's tables in
+    /// `spare` for the next function's [`new_in`](Self::new_in).
+    pub fn finish_into(mut self, spare: &mut BuilderSpare) -> Function {
+        spare.blocks.extend(self.func.blocks.drain(self.nblocks..));
         if !self.hoisted.is_empty() {
             let entry = &mut self.func.blocks[0].insts;
             entry.splice(0..0, self.hoisted.iter().copied());
         }
+        spare.slot_addrs = std::mem::take(&mut self.slot_addrs);
+        spare.consts = Some(self.consts);
+        spare.hoisted = self.hoisted;
+        spare.known = self.known;
         self.func
     }
 
+    #[inline]
     pub fn current(&self) -> Block {
         self.cur
     }
+    #[inline]
     pub fn switch_to(&mut self, b: Block) {
         self.cur = b;
         self.known.clear();
@@ -154,16 +204,19 @@ impl FunctionBuilder {
     }
 
     /// The current block ends in a terminator: nothing more may be added to it.
+    #[inline]
     pub fn is_terminated(&self) -> bool {
         self.func.terminator(self.cur).is_some()
     }
 
+    #[inline]
     fn new_value(&mut self, ty: Type, def: ValueDef) -> Value {
         self.func.values.push(ValueData { ty, def });
         Value(self.func.values.len() as u32 - 1)
     }
 
     /// Appends `op`; `result` gives the type of its single result, if any.
+    #[inline]
     pub fn push(&mut self, op: Op, result: Option<Type>) -> Option<Value> {
         let inst = Inst(self.func.insts.len() as u32);
         if !self.known.is_empty() && !op.is_pure() {
@@ -199,6 +252,7 @@ impl FunctionBuilder {
         true
     }
 
+    #[inline]
     fn val(&mut self, op: Op, ty: Type) -> Value {
         self.push(op, Some(ty)).unwrap()
     }
@@ -240,6 +294,7 @@ impl FunctionBuilder {
         v
     }
 
+    #[inline]
     pub fn iconst(&mut self, ty: Type, imm: i128) -> Value {
         self.constant(
             Op::Iconst {
@@ -250,6 +305,7 @@ impl FunctionBuilder {
             imm as u128,
         )
     }
+    #[inline]
     pub fn fconst(&mut self, ty: Type, bits: u128) -> Value {
         self.constant(
             Op::Fconst {
@@ -260,20 +316,25 @@ impl FunctionBuilder {
             bits,
         )
     }
+    #[inline]
     pub fn unary(&mut self, op: UnaryOp, arg: Value) -> Value {
         let ty = self.func.value_type(arg);
         self.val(Op::Unary { op, arg }, ty)
     }
+    #[inline]
     pub fn binary(&mut self, op: BinaryOp, a: Value, b: Value) -> Value {
         let ty = self.func.value_type(a);
         self.val(Op::Binary { op, a, b }, ty)
     }
+    #[inline]
     pub fn icmp(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
         self.val(Op::Icmp { cc, a, b }, Type::I8)
     }
+    #[inline]
     pub fn fcmp(&mut self, cc: FloatCC, a: Value, b: Value) -> Value {
         self.val(Op::Fcmp { cc, a, b }, Type::I8)
     }
+    #[inline]
     pub fn conv(&mut self, op: ConvOp, arg: Value, to: Type) -> Value {
         self.val(Op::Conv { op, arg, to }, to)
     }
@@ -287,7 +348,7 @@ impl FunctionBuilder {
     /// it, and at -O0 each load is a machine instruction.
     pub fn load(&mut self, ty: Type, addr: Value, offset: i32, flags: MemFlags) -> Value {
         if self.reuse_loads && !flags.volatile {
-            if let Some(&(.., v)) = self
+            if let Some(&(_, _, _, v, _)) = self
                 .known
                 .iter()
                 .rev()
@@ -316,8 +377,7 @@ impl FunctionBuilder {
         // the slot); else every place.
         let mut known = std::mem::take(&mut self.known);
         if !known.is_empty() && !flags.volatile && self.is_slot_addr(addr) {
-            let f = &self.func;
-            known.retain(|k| k.0 != addr && Self::defined_as_slot_addr(f, k.0));
+            known.retain(|k| k.0 != addr && k.4);
         } else {
             known.clear();
         }
@@ -356,14 +416,29 @@ impl FunctionBuilder {
         if self.known.len() == KNOWN {
             self.known.remove(0);
         }
-        self.known.push((addr, offset, ty, v));
+        let slot = Self::defined_as_slot_addr(&self.func, addr);
+        self.known.push((addr, offset, ty, v, slot));
     }
     /// The address of slot `s`. With `share_constants`, one value per slot, made at the
     /// start of the entry block (which dominates every use): irgen asks for a local's
     /// address at every access, and the back ends rematerialise it (and constants) at
     /// each use anyway, so at -O0 the code is the same with fewer instructions (not at
     /// -O1, whose inlining budgets count instructions).
+    #[inline]
     pub fn slot_addr(&mut self, s: Slot) -> Value {
+        if self.share_constants {
+            if let Some(&v) = self.slot_addrs.get(s.index()) {
+                if v != NONE {
+                    return v;
+                }
+            }
+        }
+        self.slot_addr_first(s)
+    }
+
+    /// [`slot_addr`](Self::slot_addr) the first time (or each time without
+    /// `share_constants`).
+    fn slot_addr_first(&mut self, s: Slot) -> Value {
         if !self.share_constants {
             return self.val(Op::SlotAddr(s), Type::Ptr);
         }
@@ -379,6 +454,7 @@ impl FunctionBuilder {
         self.slot_addrs[s.index()] = v;
         v
     }
+    #[inline]
     pub fn sym_addr(&mut self, sym: Sym, offset: i64) -> Value {
         self.val(Op::SymAddr { sym, offset }, Type::Ptr)
     }

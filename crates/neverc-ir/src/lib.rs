@@ -19,7 +19,7 @@ pub mod simplify;
 pub mod sroa;
 mod verify;
 
-pub use builder::FunctionBuilder;
+pub use builder::{BuilderSpare, FunctionBuilder};
 pub use neverc_abi::CallPlan;
 pub use print::{print_function, print_module};
 pub use verify::{dominators, verify, VerifyError};
@@ -590,6 +590,33 @@ pub enum Op {
 }
 
 impl Op {
+    /// Whether the operation owns no memory of its own (dropping it does nothing): the
+    /// kinds listed here; any other kind, including one added later, counts as owning.
+    #[inline]
+    pub fn owns_nothing(&self) -> bool {
+        match self {
+            Op::Iconst { .. }
+            | Op::Fconst { .. }
+            | Op::Unary { .. }
+            | Op::Binary { .. }
+            | Op::Icmp { .. }
+            | Op::Fcmp { .. }
+            | Op::Conv { .. }
+            | Op::Select { .. }
+            | Op::Load { .. }
+            | Op::Store { .. }
+            | Op::SlotAddr(_)
+            | Op::SymAddr { .. }
+            | Op::BlockAddr(_)
+            | Op::Copy { .. }
+            | Op::Zero { .. } => true,
+            Op::Jump(c) => c.args.is_empty(),
+            Op::Branch { then, els, .. } => then.args.is_empty() && els.args.is_empty(),
+            _ => false,
+        }
+    }
+
+    #[inline]
     pub fn is_terminator(&self) -> bool {
         matches!(
             self,
@@ -607,6 +634,7 @@ impl Op {
     /// Without effects a program can rely on: removable when unused, movable past other
     /// pure instructions (a non-volatile load included; a division that would trap is
     /// undefined behaviour anyway).
+    #[inline]
     pub fn is_pure(&self) -> bool {
         match self {
             Op::Load { flags, .. } => !flags.volatile,
@@ -801,12 +829,15 @@ pub enum InlineHint {
 }
 
 impl Function {
+    #[inline]
     pub fn value_type(&self, v: Value) -> Type {
         self.values[v.index()].ty
     }
+    #[inline]
     pub fn inst(&self, i: Inst) -> &InstData {
         &self.insts[i.index()]
     }
+    #[inline]
     pub fn block(&self, b: Block) -> &BlockData {
         &self.blocks[b.index()]
     }
@@ -819,6 +850,7 @@ impl Function {
             _ => d.result.into_iter().collect(),
         }
     }
+    #[inline]
     pub fn terminator(&self, b: Block) -> Option<&Op> {
         let last = *self.block(b).insts.last()?;
         let op = &self.inst(last).op;

@@ -247,6 +247,24 @@ impl<'a> Gen<'a> {
         !matches!(self.cc_choice(o), CcChoice::Standard)
     }
 
+    /// The standard calling convention's plan for `sig` (made once per signature: it
+    /// depends on nothing else); `None` after an error (reported).
+    fn standard_plan(&mut self, sig: &Signature, at: Loc) -> Option<CallPlan> {
+        if let Some(p) = self.plan_cache.get(sig) {
+            return Some(p.clone());
+        }
+        match neverc_abi::plan_call(self.machine, sig) {
+            Ok(p) => {
+                self.plan_cache.insert(sig.clone(), p.clone());
+                Some(p)
+            }
+            Err(e) => {
+                self.refuse(at, format!("this call ({e})"));
+                None
+            }
+        }
+    }
+
     /// The plan of function `o`'s entry, or of a direct call to it, for `sig`; `None`
     /// after an error (reported). `at`: where the call or definition is.
     pub(crate) fn plan_for(
@@ -259,19 +277,14 @@ impl<'a> Gen<'a> {
             Some(o) => self.cc_choice(o),
             None => CcChoice::Standard,
         };
+        if let CcChoice::Standard = choice {
+            return self.standard_plan(sig, at);
+        }
         let name = o
             .map(|o| self.name(self.t.ords[o as usize].name))
             .unwrap_or_default();
         let result = match &choice {
-            CcChoice::Standard => {
-                return match neverc_abi::plan_call(self.machine, sig) {
-                    Ok(p) => Some(p),
-                    Err(e) => {
-                        self.refuse(at, format!("this call ({e})"));
-                        None
-                    }
-                }
-            }
+            CcChoice::Standard => return self.standard_plan(sig, at),
             CcChoice::Spec { spec, loc } => {
                 cc::materialise(self.machine, spec, sig).map(|(plan, warnings)| {
                     for w in warnings {

@@ -327,7 +327,7 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
 }
 
 /// A value wrapped to an integer type's width and signedness.
-fn wrap(g: &Gen, ty: TypeId, v: i128) -> i128 {
+pub(crate) fn wrap(g: &Gen, ty: TypeId, v: i128) -> i128 {
     let Some(k) = g.t.types.int_kind(ty) else {
         return v;
     };

@@ -38,6 +38,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The value of `e` after array and function decay.
+    #[inline]
     pub fn rvalue(&mut self, e: ExprId) -> Rv {
         let ty = self.expr_type(e);
         match self.t.types.kind(ty) {
@@ -53,12 +54,16 @@ impl<'a> Gen<'a> {
     pub fn scalar(&mut self, e: ExprId) -> Value {
         match self.rvalue(e) {
             Rv::Scalar(v) => v,
-            _ => {
-                let loc = self.ex(e).loc;
-                self.refuse(loc, "this expression as a scalar");
-                self.b().iconst(Type::I32, 0)
-            }
+            _ => self.not_scalar(e),
         }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn not_scalar(&mut self, e: ExprId) -> Value {
+        let loc = self.ex(e).loc;
+        self.refuse(loc, "this expression as a scalar");
+        self.b().iconst(Type::I32, 0)
     }
 
     /// The value of `e` converted to type `to`.
@@ -349,12 +354,23 @@ impl<'a> Gen<'a> {
 
     /// The type of `e` as an operand: decayed, and a bit-field narrower than `int`
     /// promoted to `int` (gcc's rule; sema types the operators the same way).
+    #[inline(always)]
     pub fn decayed_type(&mut self, e: ExprId) -> TypeId {
         let t = self.expr_type(e);
         let mut x = e;
         while let ExprKind::Paren(y) = self.ast.expr(x).kind {
             x = y;
         }
+        // Only a member can be a bit-field.
+        if let ExprKind::Member { .. } = self.ast.expr(x).kind {
+            return self.decayed_member_type(t, x);
+        }
+        self.t.types.decay(t)
+    }
+
+    /// [`decayed_type`](Self::decayed_type) of member access `x` of type `t`.
+    #[inline(never)]
+    fn decayed_member_type(&mut self, t: TypeId, x: ExprId) -> TypeId {
         if let ExprKind::Member { base, name, arrow } = self.ast.expr(x).kind {
             let bt = self.expr_type(base);
             let rt = if arrow {
@@ -395,7 +411,23 @@ impl<'a> Gen<'a> {
     }
 
     /// Converts a scalar of C type `from` to C type `to` (C17 6.3).
+    #[inline]
     pub fn convert(&mut self, v: Value, from: TypeId, to: TypeId) -> Value {
+        // The same type, in its own machine type (most operands): nothing to do.
+        if from == to {
+            match self.ir_type(to) {
+                None => return v,
+                Some(tt) if self.b().func.value_type(v) == tt => return v,
+                _ => {}
+            }
+        }
+        self.convert_general(v, from, to)
+    }
+
+    /// [`convert`](Self::convert) between two types, or of a value not in its type's own
+    /// machine type.
+    #[inline(never)]
+    fn convert_general(&mut self, v: Value, from: TypeId, to: TypeId) -> Value {
         let Some(tt) = self.ir_type(to) else {
             return v;
         };
@@ -568,6 +600,7 @@ impl<'a> Gen<'a> {
     }
 
     /// `t`, or when sema left it open (a builtin's result) the C type of value `v`.
+    #[inline(always)]
     pub fn open_type(&mut self, t: TypeId, v: Value) -> TypeId {
         if matches!(self.t.types.kind(t), Kind::Error) {
             let vt = self.b().func.value_type(v);
@@ -578,6 +611,7 @@ impl<'a> Gen<'a> {
     }
 
     /// A C type holding values of machine type `t` (for values whose C type is open).
+    #[inline(never)]
     fn ctype_of(&mut self, t: Type) -> TypeId {
         use neverc_abi::IntKind as I;
         match t {
@@ -672,7 +706,31 @@ impl<'a> Gen<'a> {
     }
 
     /// The lvalue an expression designates.
+    #[inline]
     pub fn lvalue(&mut self, e: ExprId) -> Lv {
+        // A variable (most lvalues), without the general case's frame.
+        let ex = self.ex(e);
+        if let ExprKind::Ident(_) = ex.kind {
+            if let Some(&o) = self.t.refs.get(&e) {
+                self.cur_loc = ex.loc;
+                let ty = self.expr_type(e);
+                let oty = self.t.ords[o as usize].ty;
+                let volatile = (self.t.types.quals(ty) | self.t.types.quals(oty)) & VOLATILE != 0;
+                let base = self.object_addr(o);
+                return Lv {
+                    base,
+                    off: 0,
+                    bits: None,
+                    ty,
+                    volatile,
+                };
+            }
+        }
+        self.lvalue_general(e)
+    }
+
+    #[inline(never)]
+    fn lvalue_general(&mut self, e: ExprId) -> Lv {
         let ex = self.ex(e);
         self.cur_loc = ex.loc;
         let ty = self.expr_type(e);
@@ -931,12 +989,32 @@ impl<'a> Gen<'a> {
     }
 
     /// The address of an object by its entry.
+    #[inline]
     pub fn object_addr(&mut self, o: u32) -> Value {
+        // A local object in a slot (most mentions). (Locals are objects, never a nested
+        // function.)
+        if let Some(&Home::Slot(s)) = self.fs.as_ref().and_then(|f| f.locals.get(&o)) {
+            return self.b().slot_addr(s);
+        }
+        self.object_addr_general(o)
+    }
+
+    #[inline(never)]
+    fn object_addr_general(&mut self, o: u32) -> Value {
+        if let Some(h) = self.fs.as_ref().and_then(|f| f.locals.get(&o).copied()) {
+            return match h {
+                Home::Slot(s) => self.b().slot_addr(s),
+                Home::Addr(v) => v,
+                Home::Vla(a) => {
+                    let a = self.b().slot_addr(a);
+                    self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8))
+                }
+            };
+        }
         // An enclosing function's object, from the environment (nested functions).
         let from_outer = self
             .fs
             .as_ref()
-            .filter(|f| !f.locals.contains_key(&o))
             .and_then(|f| f.outer.as_ref())
             .and_then(|(slot, layout)| layout.get(&o).map(|&i| (*slot, i)));
         if let Some((slot, idx)) = from_outer {
@@ -948,9 +1026,6 @@ impl<'a> Gen<'a> {
         }
         // A prototype-scope parameter (in a parameter's array size): the body's one.
         let alias = self.fs.as_ref().and_then(|f| {
-            if f.locals.contains_key(&o) {
-                return None;
-            }
             let ord = &self.t.ords[o as usize];
             let automatic = matches!(
                 ord.kind,
@@ -970,16 +1045,6 @@ impl<'a> Gen<'a> {
         if self.nested_parent.contains_key(&o) {
             let loc = self.cur_loc;
             self.refuse(loc, "the address of a nested function (a trampoline)");
-        }
-        if let Some(h) = self.fs.as_ref().and_then(|f| f.locals.get(&o).copied()) {
-            return match h {
-                Home::Slot(s) => self.b().slot_addr(s),
-                Home::Addr(v) => v,
-                Home::Vla(a) => {
-                    let a = self.b().slot_addr(a);
-                    self.b().load(Type::Ptr, a, 0, MemFlags::aligned(8))
-                }
-            };
         }
         let sym = self.address_sym(o);
         self.b().sym_addr(sym, 0)
@@ -1248,15 +1313,27 @@ impl<'a> Gen<'a> {
         crate::consts::eval_int(self, e)
     }
 
-    fn rvalue_inner(&mut self, e: ExprId) -> Rv {
-        let ex = self.ex(e);
-        self.cur_loc = ex.loc;
-        let ty = self.expr_type(e);
-        if let Some(&v) = self.t.values.get(&e) {
-            if self.t.types.is_integer(ty) {
-                return Rv::Scalar(self.int_const(ty, v));
+    fn rvalue_inner(&mut self, mut e: ExprId) -> Rv {
+        // Parentheses are `rvalue` of what they hold, here without a call each.
+        let (ex, ty) = loop {
+            let ex = self.ex(e);
+            self.cur_loc = ex.loc;
+            let ty = self.expr_type(e);
+            if let Some(&v) = self.t.values.get(&e) {
+                if self.t.types.is_integer(ty) {
+                    return Rv::Scalar(self.int_const(ty, v));
+                }
             }
-        }
+            let ExprKind::Paren(x) = ex.kind else {
+                break (ex, ty);
+            };
+            let xt = self.expr_type(x);
+            if let Kind::Array(..) | Kind::Func(_) = self.t.types.kind(xt) {
+                let lv = self.lvalue(x);
+                return Rv::Scalar(self.lv_addr(lv));
+            }
+            e = x;
+        };
         match &ex.kind {
             ExprKind::Paren(x) => self.rvalue(*x),
             ExprKind::Ident(_) => {
@@ -1269,7 +1346,18 @@ impl<'a> Gen<'a> {
                 self.load(lv)
             }
             ExprKind::Int(i) if self.ast.lits.ints[*i as usize].imaginary => self.rv_as(e, ty),
-            ExprKind::Int(_) | ExprKind::Char(_) | ExprKind::BoolLit(_) => {
+            ExprKind::Int(i) => {
+                // (What `const_int` gives a literal sema did not record.)
+                let v = match self.t.values.get(&e) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.ast.lits.ints[*i as usize].value as i128;
+                        crate::consts::wrap(self, ty, v)
+                    }
+                };
+                Rv::Scalar(self.int_const(ty, v))
+            }
+            ExprKind::Char(_) | ExprKind::BoolLit(_) => {
                 let v = self.const_int(e).unwrap_or(0);
                 Rv::Scalar(self.int_const(ty, v))
             }
@@ -1433,6 +1521,7 @@ impl<'a> Gen<'a> {
         }
     }
 
+    #[inline(always)]
     fn is_imaginary(&self, e: ExprId) -> bool {
         match self.strip_parens(e).kind {
             ExprKind::Float(i) => self.ast.lits.floats[i as usize].imaginary,
@@ -1563,10 +1652,21 @@ impl<'a> Gen<'a> {
     }
 
     /// Wraps the value of `e` to its bit-field precision (see [`Self::bitfield_precision`]).
+    #[inline]
     fn narrow_to_bitfield(&mut self, e: ExprId, r: Rv) -> Rv {
         let Rv::Scalar(v) = r else {
             return r;
         };
+        // No record scanned has a wide bit-field and none is left to scan (the usual).
+        let (found, scanned) = self.wide_bitfields;
+        if !found && scanned == self.t.types.records.len() {
+            return r;
+        }
+        self.narrow_to_bitfield_slow(e, v, r)
+    }
+
+    #[inline(never)]
+    fn narrow_to_bitfield_slow(&mut self, e: ExprId, v: Value, r: Rv) -> Rv {
         let Some((w, signed)) = self.bitfield_precision(e) else {
             return r;
         };
@@ -1725,6 +1825,7 @@ impl<'a> Gen<'a> {
         }
     }
 
+    #[inline(never)]
     fn binary_expr(&mut self, e: ExprId, op: BinOp, a: ExprId, b: ExprId) -> Rv {
         let ty = self.expr_type(e);
         match op {

@@ -18,12 +18,50 @@ pub enum Home {
     Vla(Slot),
 }
 
+/// The homes of a function's local objects by entry number: a vector indexed by entry, not
+/// a hash (every mention of a variable asks), with the entries set so far for `clear`.
+#[derive(Default)]
+pub struct Locals {
+    homes: Vec<Option<Home>>,
+    set: Vec<u32>,
+}
+
+impl Locals {
+    #[inline]
+    pub fn get(&self, o: &u32) -> Option<&Home> {
+        self.homes.get(*o as usize).and_then(|h| h.as_ref())
+    }
+    pub fn contains_key(&self, o: &u32) -> bool {
+        self.get(o).is_some()
+    }
+    pub fn insert(&mut self, o: u32, h: Home) {
+        let i = o as usize;
+        if i >= self.homes.len() {
+            self.homes.resize(i + 1, None);
+        }
+        if self.homes[i].is_none() {
+            self.set.push(o);
+        }
+        self.homes[i] = Some(h);
+    }
+    /// The entries that have a home, in the order they got it.
+    pub fn keys(&self) -> impl Iterator<Item = &u32> {
+        self.set.iter()
+    }
+    /// Empty again (keeping the memory).
+    pub fn clear(&mut self) {
+        for o in self.set.drain(..) {
+            self.homes[o as usize] = None;
+        }
+    }
+}
+
 pub struct FnState {
     pub b: FunctionBuilder,
     pub name: String,
     pub ret: TypeId,
     /// The C return value's placement.
-    pub locals: FxHashMap<u32, Home>,
+    pub locals: Locals,
     pub labels: FxHashMap<Symbol, Block>,
     /// Blocks whose address is taken (`&&label`), for computed gotos.
     pub addressed: Vec<Block>,
@@ -233,7 +271,13 @@ impl<'a> Gen<'a> {
             }
         };
         let mut b = match self.spare.take() {
-            Some(storage) => FunctionBuilder::new_in(storage, sym, plan.clone(), func.variadic),
+            Some(storage) => FunctionBuilder::new_in(
+                storage,
+                &mut self.builder_spare,
+                sym,
+                plan.clone(),
+                func.variadic,
+            ),
             None => FunctionBuilder::new(sym, plan.clone(), func.variadic),
         };
         b.reserve(self.inst_hint);
@@ -242,11 +286,12 @@ impl<'a> Gen<'a> {
         if let Some(&a) = self.t.func_align.get(&o) {
             b.func.align = a.max(16).next_power_of_two();
         }
+        self.refresh_ir_types();
         self.fs = Some(FnState {
             b,
             name: fname.clone(),
             ret,
-            locals: FxHashMap::default(),
+            locals: std::mem::take(&mut self.spare_locals),
             labels: FxHashMap::default(),
             addressed: Vec::new(),
             indirect: Vec::new(),
@@ -335,6 +380,8 @@ impl<'a> Gen<'a> {
             }
         }
         let mut fs = self.fs.take().unwrap();
+        self.spare_locals = std::mem::take(&mut fs.locals);
+        self.spare_locals.clear();
         // The environment block's size is known only now.
         if let Some((slot, layout)) = &fs.env {
             fs.b.func.slots[slot.index()].size = 8 * layout.len().max(1) as u64;
@@ -346,7 +393,7 @@ impl<'a> Gen<'a> {
             }
         }
         // Labels never defined (only reached by jumps from dead code) still need a body.
-        let mut func = fs.b.finish();
+        let mut func = fs.b.finish_into(&mut self.builder_spare);
         self.inst_hint = func.insts.len();
         for blk in 0..func.blocks.len() {
             if func.blocks[blk].insts.is_empty() {

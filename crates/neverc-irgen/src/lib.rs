@@ -222,13 +222,25 @@ pub(crate) struct Gen<'a> {
     /// Streaming: the last function, handed over already; the next one is built in its
     /// vectors.
     pub spare: Option<neverc_ir::Function>,
+    /// The builder's blocks and tables left from the last function, for the next one.
+    pub builder_spare: neverc_ir::BuilderSpare,
+    /// The standard calling convention's plan of each signature asked about.
+    pub plan_cache: FxHashMap<neverc_abi::Signature, neverc_abi::CallPlan>,
+    /// The last function's (emptied) `locals` map, for the next one to fill without
+    /// growing a fresh one.
+    pub spare_locals: func::Locals,
     /// Whether some record scanned so far has a bit-field wider than `int` (only those
     /// give arithmetic a precision of its own), and how many records were scanned.
     pub wide_bitfields: (bool, usize),
-    /// `size_align` of each type asked about, by type number.
+    /// `size_align` of each type of the table as of the start of the function being
+    /// generated (see `refresh_ir_types`), by type number.
+    pub sizes: Vec<(u64, u32)>,
+    /// `size_align` of each later type asked about, by type number.
     pub size_cache: std::cell::RefCell<Vec<Option<(u64, u32)>>>,
-    /// `ir_type` of each type asked about, by type number.
-    pub ir_type_cache: std::cell::RefCell<Vec<Option<Option<neverc_ir::Type>>>>,
+    /// `ir_type` of each type of the table, by type number, as of the start of the
+    /// function being generated (`refresh_ir_types`); later types are worked out at each
+    /// question. A plain vector: asked at every conversion, load and operator.
+    pub ir_types: Vec<Option<neverc_ir::Type>>,
     /// Each variable length array size expression's array type, and how many types of the
     /// table were scanned for them (see `vm.rs`).
     pub vla_arrays: (FxHashMap<neverc_front::parse::ast::ExprId, TypeId>, usize),
@@ -273,9 +285,13 @@ impl<'a> Gen<'a> {
             sink,
             will_define: FxHashSet::default(),
             spare: None,
+            builder_spare: Default::default(),
+            spare_locals: Default::default(),
+            plan_cache: FxHashMap::default(),
             wide_bitfields: (false, 0),
+            sizes: Vec::new(),
             size_cache: Default::default(),
-            ir_type_cache: Default::default(),
+            ir_types: Vec::new(),
             vla_arrays: Default::default(),
         }
     }
@@ -545,6 +561,9 @@ impl<'a> Gen<'a> {
     /// type out anew at each question, and sema is done with every type by now.
     #[inline]
     pub fn size_align(&self, ty: TypeId) -> (u64, u32) {
+        if let Some(&sa) = self.sizes.get(ty.0 as usize) {
+            return sa;
+        }
         if let Some(Some(sa)) = self.size_cache.borrow().get(ty.0 as usize) {
             return *sa;
         }

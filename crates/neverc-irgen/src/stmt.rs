@@ -289,6 +289,12 @@ impl<'a> Gen<'a> {
     /// Calls the cleanups of every block deeper than `depth`, innermost first.
     fn run_cleanups(&mut self, depth: usize) {
         let n = self.fs().cleanups.len();
+        if self.fs().cleanups[depth.min(n)..]
+            .iter()
+            .all(|s| s.is_empty())
+        {
+            return;
+        }
         let all: Vec<crate::func::Cleanup> = self.fs().cleanups[depth.min(n)..]
             .iter()
             .rev()
@@ -312,7 +318,12 @@ impl<'a> Gen<'a> {
             let StmtKind::Decl(d) = self.ast.stmt(i).kind else {
                 return false;
             };
-            (0..64).any(|k| {
+            // (A declaration's entries are its declarators': no more than it has.)
+            let n = match &self.ast.decl(d).kind {
+                DeclKind::Vars { list, .. } => list.len().min(64) as u32,
+                _ => 64,
+            };
+            (0..n).any(|k| {
                 self.t
                     .decl_ords
                     .get(&(d, k))
@@ -851,6 +862,7 @@ impl<'a> Gen<'a> {
         e
     }
 
+    #[inline]
     pub fn strip_parens(
         &self,
         mut e: neverc_front::parse::ast::ExprId,

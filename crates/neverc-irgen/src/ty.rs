@@ -20,29 +20,30 @@ pub struct MemberAt {
 
 impl<'a> Gen<'a> {
     /// The machine type of a scalar C type (None for aggregates, void, functions).
-    /// Remembered per type (asked for at every conversion).
     #[inline]
     pub fn ir_type(&self, ty: TypeId) -> Option<Type> {
-        if let Some(Some(t)) = self.ir_type_cache.borrow().get(ty.0 as usize) {
-            return *t;
+        match self.ir_types.get(ty.0 as usize) {
+            Some(&t) => t,
+            None => self.ir_type_uncached(ty),
         }
-        self.ir_type_miss(ty)
     }
 
-    /// Out of line, so that the cache hit above inlines without this path's frame.
-    #[cold]
+    /// Works out `ir_type` and `size_align` of the types the table gained since the last
+    /// call (sema is done with the types that exist: their machine types and sizes never
+    /// change), so that asking is an indexing.
+    pub(crate) fn refresh_ir_types(&mut self) {
+        let n = self.t.types.types.len();
+        for i in self.ir_types.len()..n {
+            let t = self.ir_type_uncached(TypeId(i as u32));
+            self.ir_types.push(t);
+        }
+        for i in self.sizes.len()..n {
+            let sa = self.t.types.size_align(TypeId(i as u32)).unwrap_or((0, 1));
+            self.sizes.push(sa);
+        }
+    }
+
     #[inline(never)]
-    fn ir_type_miss(&self, ty: TypeId) -> Option<Type> {
-        let i = ty.0 as usize;
-        let t = self.ir_type_uncached(ty);
-        let mut cache = self.ir_type_cache.borrow_mut();
-        if cache.len() <= i {
-            cache.resize(i + 1, None);
-        }
-        cache[i] = Some(t);
-        t
-    }
-
     fn ir_type_uncached(&self, ty: TypeId) -> Option<Type> {
         let ptr_bytes = self.machine.data_model.pointer.size;
         Some(match self.t.types.kind(ty) {
@@ -127,22 +128,23 @@ impl<'a> Gen<'a> {
             return None;
         };
         let lay = self.record_layout(ty)?;
-        let members = self.t.types.records[r as usize].members.clone();
-        for (i, m) in members.iter().enumerate() {
+        // (By index, not a copy of the members: the search recurses with `self`.)
+        for i in 0..self.t.types.records[r as usize].members.len() {
+            let m = &self.t.types.records[r as usize].members[i];
+            let (m_name, m_bits, m_ty) = (m.name, m.bits, m.ty);
             let fl = lay.fields[i];
-            if m.name == Some(name) {
+            if m_name == Some(name) {
                 let offset = fl.offset();
-                let bits = m
-                    .bits
-                    .map(|_| ((fl.bit_offset - offset * 8) as u32, fl.bit_size as u32));
+                let bits =
+                    m_bits.map(|_| ((fl.bit_offset - offset * 8) as u32, fl.bit_size as u32));
                 return Some(MemberAt {
                     offset,
                     bits,
-                    ty: m.ty,
+                    ty: m_ty,
                 });
             }
-            if m.name.is_none() && m.bits.is_none() {
-                if let Some(inner) = self.member(m.ty, name) {
+            if m_name.is_none() && m_bits.is_none() {
+                if let Some(inner) = self.member(m_ty, name) {
                     return Some(MemberAt {
                         offset: fl.offset() + inner.offset,
                         ..inner
