@@ -7,7 +7,7 @@ use super::ctok::{Kw, Literals, PragmaAt, Tok, TokLocs, P, T};
 use crate::diag::Diagnostic;
 use crate::pp::Preprocessor;
 use crate::source::Loc;
-use crate::token::{FxHashMap, Symbol};
+use crate::token::Symbol;
 
 /// Nesting beyond this is refused rather than risking the stack.
 const MAX_DEPTH: u32 = 256;
@@ -16,10 +16,11 @@ pub struct Parser<'a> {
     pub(super) pp: &'a mut Preprocessor,
     pub(super) ast: Ast,
     pub(super) pos: usize,
-    /// Ordinary identifiers in scope: each name's innermost binding in `bindings`. One
-    /// table for all scopes, so that a name is found with one lookup however deep the
-    /// blocks are, and a block adds no table of its own.
-    names: FxHashMap<Symbol, u32>,
+    /// Ordinary identifiers in scope: `names[symbol]` is the name's innermost binding in
+    /// `bindings` (`NO_BINDING`, or past the end: none). One table for all scopes, indexed
+    /// by symbol, so that a name is found with one indexing however deep the blocks are,
+    /// and a block adds no table of its own.
+    names: Vec<u32>,
     /// The bindings of the open scopes, the innermost scope's last.
     bindings: Vec<Binding>,
     /// Where each scope's bindings start in `bindings`, but the file scope's (at 0).
@@ -290,7 +291,7 @@ impl<'a> Parser<'a> {
             pp,
             ast: Ast::default(),
             pos: 0,
-            names: FxHashMap::default(),
+            names: Vec::new(),
             bindings: Vec::new(),
             scope_starts: Vec::new(),
             last_err: usize::MAX,
@@ -691,33 +692,26 @@ impl<'a> Parser<'a> {
         };
         while self.bindings.len() > start as usize {
             let b = self.bindings.pop().unwrap();
-            if b.hidden == NO_BINDING {
-                self.names.remove(&b.name);
-            } else {
-                self.names.insert(b.name, b.hidden);
-            }
+            self.names[b.name.0 as usize] = b.hidden;
         }
     }
 
     pub(super) fn declare(&mut self, name: Symbol, is_typedef: bool) {
         let start = self.scope_starts.last().copied().unwrap_or(0);
         let next = self.bindings.len() as u32;
-        let hidden = match self.names.entry(name) {
-            std::collections::hash_map::Entry::Occupied(mut e) => {
-                let i = *e.get();
-                if i >= start {
-                    // Declared again in the same scope.
-                    self.bindings[i as usize].typedef = is_typedef;
-                    return;
-                }
-                e.insert(next);
-                i
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(next);
-                NO_BINDING
-            }
-        };
+        let at = name.0 as usize;
+        if at >= self.names.len() {
+            // Room for every symbol interned so far (most names are declared soon after).
+            let n = (at + 1).max(self.pp.interner.len());
+            self.names.resize(n, NO_BINDING);
+        }
+        let hidden = self.names[at];
+        if hidden != NO_BINDING && hidden >= start {
+            // Declared again in the same scope.
+            self.bindings[hidden as usize].typedef = is_typedef;
+            return;
+        }
+        self.names[at] = next;
         self.bindings.push(Binding {
             name,
             typedef: is_typedef,
@@ -726,9 +720,10 @@ impl<'a> Parser<'a> {
     }
 
     pub(super) fn is_typedef(&self, name: Symbol) -> bool {
-        self.names
-            .get(&name)
-            .is_some_and(|&i| self.bindings[i as usize].typedef)
+        match self.names.get(name.0 as usize) {
+            Some(&i) if i != NO_BINDING => self.bindings[i as usize].typedef,
+            _ => false,
+        }
     }
 
     // ----- classification -----
