@@ -1030,12 +1030,10 @@ impl ObjectModule {
                 Visibility::Protected => elf::STV_PROTECTED,
                 Visibility::Internal => elf::STV_INTERNAL,
             };
-            let kind = match s.info.kind {
-                SymKind::Func => SymbolKind::Text,
-                SymKind::Object => SymbolKind::Data,
-                SymKind::Tls => SymbolKind::Tls,
-                SymKind::NoType => SymbolKind::Label,
-            };
+            // The ELF type is in `flags` (st_info); the `object` writer then uses `kind` only
+            // to index Text/Data/Tls symbols by name (a copy of the name and a SipHash insert
+            // each), for lookups this module never makes. Label skips that.
+            let kind = SymbolKind::Label;
             let scope = match (binding, vis) {
                 (Binding::Local, _) => SymbolScope::Compilation,
                 (_, Visibility::Hidden | Visibility::Internal) => SymbolScope::Linkage,

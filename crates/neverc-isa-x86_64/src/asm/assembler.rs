@@ -9,6 +9,7 @@
 //! pads with gas's nop patterns.
 
 use super::encode::*;
+use super::fast;
 use super::inst::*;
 use neverc_codegen::reloc::Fixup;
 use std::collections::HashMap;
@@ -407,18 +408,32 @@ fn relax(
 /// operands and jump-table entries may refer to labels before or after them.
 #[inline(never)]
 pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
-    // Every fixed encoding goes to this one sink, in order (x86 instructions average under
-    // 5 bytes); fixup and label-use offsets are sink offsets until emission.
+    // Every fixed encoding goes to this one sink, in order; fixup and label-use offsets are
+    // sink offsets until emission. The bytes so far are `sink.bytes[..pos]`; the fast path
+    // writes straight into the window after them, which is kept at least 32 bytes long
+    // (x86 instructions average under 5 bytes).
     let mut sink = Sink {
-        bytes: Vec::with_capacity(items.len() * 5 + 16),
+        bytes: vec![0; items.len() * 5 + 64],
         fixups: Vec::new(),
         label_uses: Vec::new(),
     };
+    let mut pos = 0usize;
     let mut vars: Vec<Var> = Vec::with_capacity(items.len() / 2);
     let mut ends = LabelEnds::default();
     // (first label use, item) for every item with label uses, for error messages.
     let mut use_items: Vec<(u32, u32)> = Vec::new();
     for (k, inst) in items.iter().enumerate() {
+        if sink.bytes.len() - pos < 32 {
+            sink.bytes.resize(sink.bytes.len() * 2, 0);
+        }
+        let window: &mut fast::Window = (&mut sink.bytes[pos..pos + 32])
+            .try_into()
+            .expect("a 32-byte window");
+        let n = fast::fast(inst, window, &mut sink.fixups, pos as u32);
+        if n != 0 {
+            pos += n;
+            continue;
+        }
         let kind = match *inst {
             Inst::Label(l) => {
                 ends.add(l);
@@ -441,25 +456,27 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
                 is_near: false,
             },
             _ => {
-                if super::fast::fast(inst, &mut sink) {
-                    continue;
-                }
+                // The general path appends to the sink: the window goes while it runs.
+                sink.bytes.truncate(pos);
                 let u0 = sink.label_uses.len();
                 encode_jump(inst, &mut sink, false)?;
                 if sink.label_uses.len() > u0 {
                     use_items.push((u0 as u32, k as u32));
                 }
+                pos = sink.bytes.len();
+                sink.bytes.resize(pos + 64, 0);
                 continue;
             }
         };
         vars.push(Var {
-            at: sink.bytes.len() as u32,
+            at: pos as u32,
             addr: 0,
             item: k as u32,
             kind,
         });
     }
-    let fixed_len = sink.bytes.len() as u32;
+    sink.bytes.truncate(pos);
+    let fixed_len = pos as u32;
 
     relax(items, &mut vars, fixed_len, ends)?;
 
@@ -494,7 +511,9 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     let (mut fi, mut ui, mut prev) = (0usize, 0usize, 0u32);
     // Final offset minus sink offset of the fixed bytes being copied.
     let mut delta = 0u32;
-    for v in vars.iter().map(Some).chain(std::iter::once(None)) {
+    // Labels have no bytes and move nothing: the runs between them are copied as one.
+    let emitted = vars.iter().filter(|v| !matches!(v.kind, VarKind::Label(_)));
+    for v in emitted.map(Some).chain(std::iter::once(None)) {
         let at = v.map_or(fixed_len, |v| v.at);
         out.bytes
             .extend_from_slice(&sink.bytes[prev as usize..at as usize]);

@@ -533,7 +533,11 @@ pub(crate) fn mov64_imm(v: i64) -> Mov64Imm {
 /// `Align` emit nothing (the assembler lays them out); `JumpTableEntry` emits a label use.
 /// The common shapes go through the fast path (`fast.rs`), the rest through the general one.
 pub fn encode(inst: &Inst, sink: &mut Sink) -> Result<(), EncodeError> {
-    if super::fast::fast(inst, sink) {
+    let mut b = [0u8; 32];
+    let at = sink.off();
+    let n = super::fast::fast(inst, &mut b, &mut sink.fixups, at);
+    if n != 0 {
+        sink.put(&b[..n]);
         return Ok(());
     }
     encode_jump(inst, sink, false)

@@ -1,19 +1,17 @@
 //! The encoder's fast path: the instruction shapes code generation produces almost always
 //! (register and `disp(base[,index,scale])` operands, immediates; no symbol, label, segment
-//! or `%rip` operand, no high-byte register), encoded straight into the sink. Anything else
-//! makes [`fast`] return false having written nothing, and the general path in `encode.rs`
+//! or `%rip` operand, no high-byte register), encoded straight into the output. Anything
+//! else makes [`fast`] return 0 (its output window unused), and the general path in `encode.rs`
 //! encodes it with its checks and error messages. The bytes are those the general path gives
 //! (GNU as's choices, see `encode.rs`); the referee and fuzz tests check both through
 //! `encode`, which tries this path first.
 //!
-//! What makes it cheap: no intermediate description of the instruction, every field written
-//! at a fixed place of a local buffer (displacements and immediates at full width, the
-//! length advanced by what is used), and the buffer copied to the sink in one fixed-size
-//! block.
+//! What makes it cheap: no intermediate description of the instruction, and every field
+//! written at a fixed place of the output (displacements and immediates at full width, the
+//! length advanced by what is used): [`fast`] writes into a 32-byte window the caller
+//! provides (the assembler's byte buffer itself) and returns the length used.
 
-use super::encode::{
-    byte_rex, imm_width, mov64_imm, norm_imm, rm_byte_rex as rm_rex, Mov64Imm, Sink,
-};
+use super::encode::{byte_rex, imm_width, mov64_imm, norm_imm, rm_byte_rex as rm_rex, Mov64Imm};
 use super::inst::*;
 use neverc_codegen::reloc::{Fixup, RelocKind};
 
@@ -47,25 +45,20 @@ fn size_bits(size: Size) -> (u8, bool) {
     (if size == Size::S16 { 0x66 } else { 0 }, size == Size::S64)
 }
 
-/// Copies the `n` bytes put together in `b` to the sink: a fixed 16-byte copy, then the
-/// length cut back (no instruction is longer than 15 bytes).
-#[inline(always)]
-fn flush(sink: &mut Sink, b: &[u8; 32], n: usize) {
-    debug_assert!(n <= 16);
-    let len = sink.bytes.len();
-    sink.bytes.extend_from_slice(&b[..16]);
-    sink.bytes.truncate(len + n);
-}
+/// The window an instruction is written into: at least 15 bytes of it are kept, the rest is
+/// room for full-width writes of the last fields (its contents past the length returned are
+/// unspecified).
+pub(crate) type Window = [u8; 32];
 
 /// An instruction with a ModRM byte: the legacy prefix `pfx` (0x66, 0xF2 or 0xF3; 0 for
 /// none), REX (W from `w`, forced by `force` for an spl/bpl/sil/dil operand), `op_len` bytes
 /// of `op`, ModRM with the register field `reg` and the operand `rm` (SIB and displacement
-/// as needed), then `imm_len` bytes of `imm`. False, having written nothing, when an
-/// operand is not of the fast kind.
+/// as needed), then `imm_len` bytes of `imm`: the length, or 0 (nothing meaningful
+/// written) when an operand is not of the fast kind.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn modrm(
-    sink: &mut Sink,
+    b: &mut Window,
     pfx: u8,
     w: bool,
     force: bool,
@@ -75,9 +68,9 @@ fn modrm(
     rm: FastRm,
     imm: i64,
     imm_len: usize,
-) -> bool {
+) -> usize {
     if reg > 15 {
-        return false;
+        return 0;
     }
     let mut rex = (u8::from(w) << 3) | ((reg & 8) >> 1);
     let r = (reg & 7) << 3;
@@ -85,15 +78,15 @@ fn modrm(
     match rm {
         FastRm::Reg(x) => {
             if x > 15 {
-                return false;
+                return 0;
             }
             rex |= x >> 3;
             (modrm, sib, sib_len, disp, disp_len) = (0xC0 | r | (x & 7), 0, 0, 0, 0);
         }
         FastRm::Mem(m) => {
-            let Some(base) = m.base else { return false };
+            let Some(base) = m.base else { return 0 };
             if base.0 > 15 || m.sym.is_some() || m.label.is_some() || m.rip || m.seg.is_some() {
-                return false;
+                return 0;
             }
             rex |= base.0 >> 3;
             let low = base.0 & 7;
@@ -115,14 +108,14 @@ fn modrm(
                 Some((i, s)) => {
                     // %rsp cannot be an index.
                     if i.0 > 15 || i.0 == 4 {
-                        return false;
+                        return 0;
                     }
                     let ss = match s {
                         1 => 0,
                         2 => 1,
                         4 => 2,
                         8 => 3,
-                        _ => return false,
+                        _ => return 0,
                     };
                     rex |= (i.0 & 8) >> 2;
                     (modrm, sib, sib_len) = (md | r | 4, (ss << 6) | ((i.0 & 7) << 3) | low, 1);
@@ -130,7 +123,6 @@ fn modrm(
             }
         }
     }
-    let mut b = [0u8; 32];
     b[0] = pfx;
     let mut n = usize::from(pfx != 0);
     if rex != 0 || force {
@@ -146,17 +138,16 @@ fn modrm(
     n += disp_len;
     b[n..n + 8].copy_from_slice(&imm.to_le_bytes());
     n += imm_len;
-    flush(sink, &b, n);
-    true
+    n
 }
 
 /// An instruction without ModRM: prefix, REX, opcode (register `plus_r` added to its last
-/// byte, the `+r` forms; 0 for none), then `imm_len` bytes of `imm`. False for a register
-/// number the fast path does not take.
+/// byte, the `+r` forms; 0 for none), then `imm_len` bytes of `imm`: the length, or 0 for
+/// a register number the fast path does not take.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn opcode(
-    sink: &mut Sink,
+    b: &mut Window,
     pfx: u8,
     w: bool,
     force: bool,
@@ -165,12 +156,11 @@ fn opcode(
     plus_r: u8,
     imm: i64,
     imm_len: usize,
-) -> bool {
+) -> usize {
     if plus_r > 15 {
-        return false;
+        return 0;
     }
     let rex = (u8::from(w) << 3) | (plus_r >> 3);
-    let mut b = [0u8; 32];
     b[0] = pfx;
     let mut n = usize::from(pfx != 0);
     if rex != 0 || force {
@@ -182,14 +172,14 @@ fn opcode(
     n += op_len;
     b[n..n + 8].copy_from_slice(&imm.to_le_bytes());
     n += imm_len;
-    flush(sink, &b, n);
-    true
+    n
 }
 
-/// Encodes `inst` if it is of a shape the fast path takes; false (nothing written)
-/// otherwise.
+/// Encodes `inst` into `out` if it is of a shape the fast path takes, `at` being its offset
+/// (for the fixup of a call, pushed to `fixups`): its length, or 0 when the general path
+/// must encode it.
 #[inline(always)]
-pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
+pub(crate) fn fast(inst: &Inst, out: &mut Window, fixups: &mut Vec<Fixup>, at: u32) -> usize {
     use Inst::*;
     match inst {
         Mov { size, src, dst } => {
@@ -200,43 +190,43 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 (Rmi::Reg(s), _) => {
                     let force = byte_rex(size, *s) || rm_rex(size, dst);
                     let op = if b { 0x88 } else { 0x89 };
-                    modrm(sink, p, w, force, [op, 0, 0], 1, s.0, rm_of(dst), 0, 0)
+                    modrm(out, p, w, force, [op, 0, 0], 1, s.0, rm_of(dst), 0, 0)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
                     let op = if b { 0x8A } else { 0x8B };
                     let force = byte_rex(size, *d);
-                    modrm(sink, p, w, force, [op, 0, 0], 1, d.0, FastRm::Mem(m), 0, 0)
+                    modrm(out, p, w, force, [op, 0, 0], 1, d.0, FastRm::Mem(m), 0, 0)
                 }
-                (Rmi::Mem(_), Rm::Mem(_)) => false,
+                (Rmi::Mem(_), Rm::Mem(_)) => 0,
                 (Rmi::Imm(v), Rm::Reg(d)) => {
                     if size == Size::S64 {
                         return match mov64_imm(*v) {
                             Mov64Imm::Movl(u) => {
-                                opcode(sink, 0, false, false, [0xB8, 0, 0], 1, d.0, u as i64, 4)
+                                opcode(out, 0, false, false, [0xB8, 0, 0], 1, d.0, u as i64, 4)
                             }
                             Mov64Imm::Movq(s) => {
                                 let rm = FastRm::Reg(d.0);
-                                modrm(sink, 0, true, false, [0xC7, 0, 0], 1, 0, rm, s as i64, 4)
+                                modrm(out, 0, true, false, [0xC7, 0, 0], 1, 0, rm, s as i64, 4)
                             }
                             Mov64Imm::Movabs(v) => {
-                                opcode(sink, 0, true, false, [0xB8, 0, 0], 1, d.0, v, 8)
+                                opcode(out, 0, true, false, [0xB8, 0, 0], 1, d.0, v, 8)
                             }
                         };
                     }
                     let Some(v) = norm_imm(size, *v) else {
-                        return false;
+                        return 0;
                     };
                     let op = if b { 0xB0 } else { 0xB8 };
                     let (force, n) = (byte_rex(size, *d), imm_width(size) as usize);
-                    opcode(sink, p, w, force, [op, 0, 0], 1, d.0, v, n)
+                    opcode(out, p, w, force, [op, 0, 0], 1, d.0, v, n)
                 }
                 (Rmi::Imm(v), Rm::Mem(m)) => {
                     let Some(v) = norm_imm(size, *v) else {
-                        return false;
+                        return 0;
                     };
                     let op = if b { 0xC6 } else { 0xC7 };
                     let n = imm_width(size) as usize;
-                    modrm(sink, p, w, false, [op, 0, 0], 1, 0, FastRm::Mem(m), v, n)
+                    modrm(out, p, w, false, [op, 0, 0], 1, 0, FastRm::Mem(m), v, n)
                 }
             }
         }
@@ -250,27 +240,27 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 (Rmi::Reg(s), _) => {
                     let force = byte_rex(size, *s) || rm_rex(size, dst);
                     let o = if b { b8 } else { b8 + 1 };
-                    modrm(sink, p, w, force, [o, 0, 0], 1, s.0, rm_of(dst), 0, 0)
+                    modrm(out, p, w, force, [o, 0, 0], 1, s.0, rm_of(dst), 0, 0)
                 }
                 (Rmi::Mem(m), Rm::Reg(d)) => {
                     let o = if b { b8 + 2 } else { b8 + 3 };
                     let force = byte_rex(size, *d);
-                    modrm(sink, p, w, force, [o, 0, 0], 1, d.0, FastRm::Mem(m), 0, 0)
+                    modrm(out, p, w, force, [o, 0, 0], 1, d.0, FastRm::Mem(m), 0, 0)
                 }
-                (Rmi::Mem(_), Rm::Mem(_)) => false,
+                (Rmi::Mem(_), Rm::Mem(_)) => 0,
                 (Rmi::Imm(v), _) => {
                     let Some(v) = norm_imm(size, *v) else {
-                        return false;
+                        return 0;
                     };
                     let acc = matches!(dst, Rm::Reg(Gpr(0)));
                     let force = rm_rex(size, dst);
                     let n = imm_width(size) as usize;
                     if b {
                         if acc {
-                            opcode(sink, 0, false, force, [b8 + 4, 0, 0], 1, 0, v, 1)
+                            opcode(out, 0, false, force, [b8 + 4, 0, 0], 1, 0, v, 1)
                         } else {
                             modrm(
-                                sink,
+                                out,
                                 0,
                                 false,
                                 force,
@@ -283,11 +273,11 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                             )
                         }
                     } else if (-128..=127).contains(&v) {
-                        modrm(sink, p, w, force, [0x83, 0, 0], 1, digit, rm_of(dst), v, 1)
+                        modrm(out, p, w, force, [0x83, 0, 0], 1, digit, rm_of(dst), v, 1)
                     } else if acc {
-                        opcode(sink, p, w, force, [b8 + 5, 0, 0], 1, 0, v, n)
+                        opcode(out, p, w, force, [b8 + 5, 0, 0], 1, 0, v, n)
                     } else {
-                        modrm(sink, p, w, force, [0x81, 0, 0], 1, digit, rm_of(dst), v, n)
+                        modrm(out, p, w, force, [0x81, 0, 0], 1, digit, rm_of(dst), v, n)
                     }
                 }
             }
@@ -300,40 +290,42 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 Rmi::Reg(s) => {
                     let force = byte_rex(size, *s) || rm_rex(size, dst);
                     let op = if b { 0x84 } else { 0x85 };
-                    modrm(sink, p, w, force, [op, 0, 0], 1, s.0, rm_of(dst), 0, 0)
+                    modrm(out, p, w, force, [op, 0, 0], 1, s.0, rm_of(dst), 0, 0)
                 }
                 Rmi::Imm(v) => {
                     let Some(v) = norm_imm(size, *v) else {
-                        return false;
+                        return 0;
                     };
                     let (force, n) = (rm_rex(size, dst), imm_width(size) as usize);
                     if matches!(dst, Rm::Reg(Gpr(0))) {
                         let op = if b { 0xA8 } else { 0xA9 };
-                        opcode(sink, p, w, force, [op, 0, 0], 1, 0, v, n)
+                        opcode(out, p, w, force, [op, 0, 0], 1, 0, v, n)
                     } else {
                         let op = if b { 0xF6 } else { 0xF7 };
-                        modrm(sink, p, w, force, [op, 0, 0], 1, 0, rm_of(dst), v, n)
+                        modrm(out, p, w, force, [op, 0, 0], 1, 0, rm_of(dst), v, n)
                     }
                 }
-                Rmi::Mem(_) => false,
+                Rmi::Mem(_) => 0,
             }
         }
         Lea { size, src, dst } => {
             // (A symbolic operand is not of the fast kind.)
             let (p, w) = size_bits(*size);
-            *size != Size::S8
-                && modrm(
-                    sink,
-                    p,
-                    w,
-                    false,
-                    [0x8D, 0, 0],
-                    1,
-                    dst.0,
-                    FastRm::Mem(src),
-                    0,
-                    0,
-                )
+            if *size == Size::S8 {
+                return 0;
+            }
+            modrm(
+                out,
+                p,
+                w,
+                false,
+                [0x8D, 0, 0],
+                1,
+                dst.0,
+                FastRm::Mem(src),
+                0,
+                0,
+            )
         }
         MovX {
             signed,
@@ -348,21 +340,21 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 (true, Size::S8) => ([0x0F, 0xBE, 0], 2),
                 (true, Size::S16) => ([0x0F, 0xBF, 0], 2),
                 (true, Size::S32) => ([0x63, 0, 0], 1),
-                _ => return false,
+                _ => return 0,
             };
             let (from, to) = (*from, *to);
             if to.bytes() <= from.bytes()
                 || to == Size::S8
                 || (from == Size::S32 && to != Size::S64)
             {
-                return false;
+                return 0;
             }
             let (p, w) = size_bits(to);
             let force = rm_rex(from, src);
-            modrm(sink, p, w, force, op, len, dst.0, rm_of(src), 0, 0)
+            modrm(out, p, w, force, op, len, dst.0, rm_of(src), 0, 0)
         }
-        Push { src } => opcode(sink, 0, false, false, [0x50, 0, 0], 1, src.0, 0, 0),
-        Pop { dst } => opcode(sink, 0, false, false, [0x58, 0, 0], 1, dst.0, 0, 0),
+        Push { src } => opcode(out, 0, false, false, [0x50, 0, 0], 1, src.0, 0, 0),
+        Pop { dst } => opcode(out, 0, false, false, [0x58, 0, 0], 1, dst.0, 0, 0),
         Unary { op, size, dst } => {
             let size = *size;
             let b = size == Size::S8;
@@ -379,7 +371,7 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             };
             let (p, w) = size_bits(size);
             let force = rm_rex(size, dst);
-            modrm(sink, p, w, force, [opc, 0, 0], 1, digit, rm_of(dst), 0, 0)
+            modrm(out, p, w, force, [opc, 0, 0], 1, digit, rm_of(dst), 0, 0)
         }
         Shift {
             op,
@@ -397,7 +389,7 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             let (p, w) = size_bits(size);
             let force = rm_rex(size, dst);
             modrm(
-                sink,
+                out,
                 p,
                 w,
                 force,
@@ -411,19 +403,21 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
         }
         Imul2 { size, src, dst } => {
             let (p, w) = size_bits(*size);
-            *size != Size::S8
-                && modrm(
-                    sink,
-                    p,
-                    w,
-                    false,
-                    [0x0F, 0xAF, 0],
-                    2,
-                    dst.0,
-                    rm_of(src),
-                    0,
-                    0,
-                )
+            if *size == Size::S8 {
+                return 0;
+            }
+            modrm(
+                out,
+                p,
+                w,
+                false,
+                [0x0F, 0xAF, 0],
+                2,
+                dst.0,
+                rm_of(src),
+                0,
+                0,
+            )
         }
         Imul3 {
             size,
@@ -432,10 +426,10 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             dst,
         } => {
             if *size == Size::S8 {
-                return false;
+                return 0;
             }
             let Some(v) = norm_imm(*size, *imm as i64) else {
-                return false;
+                return 0;
             };
             let (p, w) = size_bits(*size);
             let (op, n) = if (-128..=127).contains(&v) {
@@ -443,7 +437,7 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             } else {
                 (0x69, imm_width(*size) as usize)
             };
-            modrm(sink, p, w, false, [op, 0, 0], 1, dst.0, rm_of(src), v, n)
+            modrm(out, p, w, false, [op, 0, 0], 1, dst.0, rm_of(src), v, n)
         }
         SignExtendDx { size } | SignExtendAx { size } => {
             let op = if matches!(inst, SignExtendDx { .. }) {
@@ -452,12 +446,15 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 0x98
             };
             let (p, w) = size_bits(*size);
-            *size != Size::S8 && opcode(sink, p, w, false, [op, 0, 0], 1, 0, 0, 0)
+            if *size == Size::S8 {
+                return 0;
+            }
+            opcode(out, p, w, false, [op, 0, 0], 1, 0, 0, 0)
         }
         Setcc { cond, dst } => {
             let force = rm_rex(Size::S8, dst);
             let op = [0x0F, 0x90 | cond.code(), 0];
-            modrm(sink, 0, false, force, op, 2, 0, rm_of(dst), 0, 0)
+            modrm(out, 0, false, force, op, 2, 0, rm_of(dst), 0, 0)
         }
         Cmov {
             cond,
@@ -467,24 +464,27 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
         } => {
             let (p, w) = size_bits(*size);
             let op = [0x0F, 0x40 | cond.code(), 0];
-            *size != Size::S8 && modrm(sink, p, w, false, op, 2, dst.0, rm_of(src), 0, 0)
+            if *size == Size::S8 {
+                return 0;
+            }
+            modrm(out, p, w, false, op, 2, dst.0, rm_of(src), 0, 0)
         }
         CallSym { sym, kind } => {
             if !matches!(kind, RelocKind::Plt32 | RelocKind::Pc32) {
-                return false;
+                return 0;
             }
-            sink.fixups.push(Fixup {
-                offset: sink.bytes.len() as u32 + 1,
+            fixups.push(Fixup {
+                offset: at + 1,
                 sym: *sym,
                 kind: *kind,
                 addend: -4,
             });
-            opcode(sink, 0, false, false, [0xE8, 0, 0], 1, 0, 0, 4)
+            opcode(out, 0, false, false, [0xE8, 0, 0], 1, 0, 0, 4)
         }
-        Ret => opcode(sink, 0, false, false, [0xC3, 0, 0], 1, 0, 0, 0),
-        Leave => opcode(sink, 0, false, false, [0xC9, 0, 0], 1, 0, 0, 0),
-        Nop => opcode(sink, 0, false, false, [0x90, 0, 0], 1, 0, 0, 0),
-        Ud2 => opcode(sink, 0, false, false, [0x0F, 0x0B, 0], 2, 0, 0, 0),
+        Ret => opcode(out, 0, false, false, [0xC3, 0, 0], 1, 0, 0, 0),
+        Leave => opcode(out, 0, false, false, [0xC9, 0, 0], 1, 0, 0, 0),
+        Nop => opcode(out, 0, false, false, [0x90, 0, 0], 1, 0, 0, 0),
+        Ud2 => opcode(out, 0, false, false, [0x0F, 0x0B, 0], 2, 0, 0, 0),
         XmmMov { op, src, dst } => {
             let (p, load, store) = match op {
                 XmmMovOp::Movss => (0xF3, 0x10, 0x11),
@@ -499,19 +499,19 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             match (src, dst) {
                 (_, XmmMem::Xmm(d)) => {
                     let op = [0x0F, load, 0];
-                    modrm(sink, p, false, false, op, 2, d.0, xm_of(src), 0, 0)
+                    modrm(out, p, false, false, op, 2, d.0, xm_of(src), 0, 0)
                 }
                 (XmmMem::Xmm(s), XmmMem::Mem(m)) => {
                     let op = [0x0F, store, 0];
-                    modrm(sink, p, false, false, op, 2, s.0, FastRm::Mem(m), 0, 0)
+                    modrm(out, p, false, false, op, 2, s.0, FastRm::Mem(m), 0, 0)
                 }
-                (XmmMem::Mem(_), XmmMem::Mem(_)) => false,
+                (XmmMem::Mem(_), XmmMem::Mem(_)) => 0,
             }
         }
         Sse { op, src, dst } => {
             let (p, opc, _) = op.info();
             let op = [0x0F, opc, 0];
-            modrm(sink, p, false, false, op, 2, dst.0, xm_of(src), 0, 0)
+            modrm(out, p, false, false, op, 2, dst.0, xm_of(src), 0, 0)
         }
         MovGprToXmm { size, src, dst } => {
             let (p, w, opc) = match (size, src) {
@@ -520,20 +520,9 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 }
                 // gas spells `movq mem, %xmm` as the SSE2 F3 0F 7E load.
                 (Size::S64, Rm::Mem(_)) => (0xF3, false, 0x7E),
-                _ => return false,
+                _ => return 0,
             };
-            modrm(
-                sink,
-                p,
-                w,
-                false,
-                [0x0F, opc, 0],
-                2,
-                dst.0,
-                rm_of(src),
-                0,
-                0,
-            )
+            modrm(out, p, w, false, [0x0F, opc, 0], 2, dst.0, rm_of(src), 0, 0)
         }
         MovXmmToGpr { size, src, dst } => {
             let (w, opc) = match (size, dst) {
@@ -542,10 +531,10 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 }
                 // gas spells `movq %xmm, mem` as 66 0F D6.
                 (Size::S64, Rm::Mem(_)) => (false, 0xD6),
-                _ => return false,
+                _ => return 0,
             };
             modrm(
-                sink,
+                out,
                 0x66,
                 w,
                 false,
@@ -564,10 +553,13 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             dst,
         } => {
             let p = if *double { 0xF2 } else { 0xF3 };
-            matches!(size, Size::S32 | Size::S64) && {
+            if !matches!(size, Size::S32 | Size::S64) {
+                return 0;
+            }
+            {
                 let w = *size == Size::S64;
                 modrm(
-                    sink,
+                    out,
                     p,
                     w,
                     false,
@@ -587,10 +579,13 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
             dst,
         } => {
             let p = if *double { 0xF2 } else { 0xF3 };
-            matches!(size, Size::S32 | Size::S64) && {
+            if !matches!(size, Size::S32 | Size::S64) {
+                return 0;
+            }
+            {
                 let w = *size == Size::S64;
                 modrm(
-                    sink,
+                    out,
                     p,
                     w,
                     false,
@@ -603,6 +598,6 @@ pub(crate) fn fast(inst: &Inst, sink: &mut Sink) -> bool {
                 )
             }
         }
-        _ => false,
+        _ => 0,
     }
 }
