@@ -38,7 +38,7 @@ pub struct Typed {
     /// Function definitions nested in other functions (GNU).
     pub nested: crate::token::FxHashSet<DeclId>,
     /// The type each type name denotes.
-    pub type_names: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
+    pub type_names: SideTable<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
     pub generic_choice: FxHashMap<ExprId, ExprId>,
 }
@@ -64,6 +64,16 @@ impl DenseKey for ExprId {
 impl DenseKey for u32 {
     fn index(&self) -> usize {
         *self as usize
+    }
+}
+impl DenseKey for crate::parse::ast::TypeNameId {
+    fn index(&self) -> usize {
+        self.0 as usize
+    }
+}
+impl DenseKey for Symbol {
+    fn index(&self) -> usize {
+        self.0 as usize
     }
 }
 
@@ -353,7 +363,7 @@ pub struct Sema<'a> {
     pub(crate) shadowed: Vec<(Symbol, Binding)>,
     /// File-scope view of identifiers with linkage declared in blocks (and implicit
     /// declarations), for checking later declarations against them.
-    pub(crate) externs: FxHashMap<Symbol, u32>,
+    pub(crate) externs: SideTable<Symbol, u32>,
     pub(crate) func: Option<FuncCtx>,
     /// Which function the last "In function" line named (None: top level).
     shown_ctx: Option<Symbol>,
@@ -366,7 +376,7 @@ pub struct Sema<'a> {
     /// Entries declared `weak` (their address may be null: no -Waddress).
     pub(crate) weak: crate::token::FxHashSet<u32>,
     /// Types of the type names resolved so far (for evaluation).
-    pub(crate) tn_cache: FxHashMap<crate::parse::ast::TypeNameId, TypeId>,
+    pub(crate) tn_cache: SideTable<crate::parse::ast::TypeNameId, TypeId>,
     /// The association each `_Generic` selected.
     pub(crate) generic_choice: FxHashMap<ExprId, ExprId>,
     /// Recursion depth of expression typing and evaluation.
@@ -487,14 +497,14 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         scopes: vec![Scope::default()],
         bindings: Vec::new(),
         shadowed: Vec::new(),
-        externs: FxHashMap::default(),
+        externs: SideTable::default(),
         func: None,
         shown_ctx: None,
         undeclared_note: false,
         depth: 0,
         dead: 0,
         weak: Default::default(),
-        tn_cache: FxHashMap::default(),
+        tn_cache: SideTable::default(),
         generic_choice: FxHashMap::default(),
         rec: 0,
         defining: Vec::new(),
