@@ -175,6 +175,52 @@ fn opcode(
     n
 }
 
+/// The commonest instructions at -O0 by far, loads and stores of 32 or 64 bits between a
+/// register and `disp(base)` (a frame slot, a pointer), encoded with the least work: the
+/// bytes [`modrm`] gives them, or 0 for any other shape.
+#[inline(always)]
+fn mov_base(size: Size, src: &Rmi, dst: &Rm, out: &mut Window) -> usize {
+    let w = match size {
+        Size::S32 => 0,
+        Size::S64 => 8,
+        _ => return 0,
+    };
+    let (op, reg, m) = match (src, dst) {
+        (Rmi::Reg(s), Rm::Mem(m)) => (0x89, s.0, m),
+        (Rmi::Mem(m), Rm::Reg(d)) => (0x8B, d.0, m),
+        _ => return 0,
+    };
+    let Some(base) = m.base else { return 0 };
+    if (reg | base.0) > 15
+        || m.index.is_some()
+        || m.sym.is_some()
+        || m.label.is_some()
+        || m.rip
+        || m.seg.is_some()
+    {
+        return 0;
+    }
+    let rex = w | ((reg & 8) >> 1) | (base.0 >> 3);
+    out[0] = 0x40 | rex;
+    let mut n = usize::from(rex != 0);
+    let low = base.0 & 7;
+    let d = m.disp;
+    // rbp/r13 as a base cannot use mod 00; rsp/r12 need a SIB byte.
+    let (md, dl) = if d == 0 && low != 5 {
+        (0x00, 0)
+    } else if d as i8 as i32 == d {
+        (0x40, 1)
+    } else {
+        (0x80, 4)
+    };
+    out[n] = op;
+    out[n + 1] = md | ((reg & 7) << 3) | low;
+    out[n + 2] = 0x24;
+    n += 2 + usize::from(low == 4);
+    out[n..n + 4].copy_from_slice(&d.to_le_bytes());
+    n + dl
+}
+
 /// Encodes `inst` into `out` if it is of a shape the fast path takes, `at` being its offset
 /// (for the fixup of a call, pushed to `fixups`): its length, or 0 when the general path
 /// must encode it.
@@ -184,6 +230,10 @@ pub(crate) fn fast(inst: &Inst, out: &mut Window, fixups: &mut Vec<Fixup>, at: u
     match inst {
         Mov { size, src, dst } => {
             let size = *size;
+            let n = mov_base(size, src, dst, out);
+            if n != 0 {
+                return n;
+            }
             let b = size == Size::S8;
             let (p, w) = size_bits(size);
             match (src, dst) {
