@@ -24,10 +24,9 @@ pub struct FunctionBuilder {
     /// Give a load the value the current block last loaded from or stored to the same
     /// place, when nothing that may write memory came between (see [`load`](Self::load)).
     pub reuse_loads: bool,
-    /// With `reuse_loads`: (address, offset, type, value, whether the address is a slot's)
-    /// of what the current block has loaded or stored since the last instruction that may
-    /// write memory, latest last.
-    known: Vec<(Value, i32, Type, Value, bool)>,
+    /// With `reuse_loads`: (address, offset, type, value) of what the current block has
+    /// loaded or stored since the last instruction that may write memory, latest last.
+    known: Vec<(Value, i32, Type, Value)>,
 }
 
 /// What a [`FunctionBuilder`] leaves for building the next function without fresh memory
@@ -39,7 +38,7 @@ pub struct BuilderSpare {
     slot_addrs: Vec<Value>,
     consts: Option<Box<[Value; CONST_CACHE]>>,
     hoisted: Vec<Inst>,
-    known: Vec<(Value, i32, Type, Value, bool)>,
+    known: Vec<(Value, i32, Type, Value)>,
 }
 
 /// Places [`FunctionBuilder`] remembers the contents of, at most.
@@ -157,13 +156,17 @@ impl FunctionBuilder {
     /// `spare` for the next function's [`new_in`](Self::new_in).
     pub fn finish_into(mut self, spare: &mut BuilderSpare) -> Function {
         spare.blocks.extend(self.func.blocks.drain(self.nblocks..));
-        if !self.hoisted.is_empty() {
+        // The hoisted instructions first in the entry block: they become its list, the
+        // rest appended (the old list's memory is kept for the next function).
+        let mut hoisted = self.hoisted;
+        if !hoisted.is_empty() {
             let entry = &mut self.func.blocks[0].insts;
-            entry.splice(0..0, self.hoisted.iter().copied());
+            hoisted.append(entry);
+            std::mem::swap(entry, &mut hoisted);
         }
         spare.slot_addrs = std::mem::take(&mut self.slot_addrs);
         spare.consts = Some(self.consts);
-        spare.hoisted = self.hoisted;
+        spare.hoisted = hoisted;
         spare.known = self.known;
         self.func
     }
@@ -272,6 +275,7 @@ impl FunctionBuilder {
 
     /// A constant; with `share_constants`, the one made before of the same type and bits
     /// (if the back ends rematerialise constants of its type at each use).
+    #[inline]
     fn constant(&mut self, op: Op, ty: Type, bits: u128) -> Value {
         let remat = matches!(ty, Type::I8 | Type::I16 | Type::I32 | Type::I64 | Type::Ptr)
             || matches!(ty, Type::F16 | Type::F32 | Type::F64);
@@ -348,7 +352,7 @@ impl FunctionBuilder {
     /// it, and at -O0 each load is a machine instruction.
     pub fn load(&mut self, ty: Type, addr: Value, offset: i32, flags: MemFlags) -> Value {
         if self.reuse_loads && !flags.volatile {
-            if let Some(&(_, _, _, v, _)) = self
+            if let Some(&(.., v)) = self
                 .known
                 .iter()
                 .rev()
@@ -377,7 +381,8 @@ impl FunctionBuilder {
         // the slot); else every place.
         let mut known = std::mem::take(&mut self.known);
         if !known.is_empty() && !flags.volatile && self.is_slot_addr(addr) {
-            known.retain(|k| k.0 != addr && k.4);
+            let f = &self.func;
+            known.retain(|k| k.0 != addr && Self::defined_as_slot_addr(f, k.0));
         } else {
             known.clear();
         }
@@ -412,12 +417,12 @@ impl FunctionBuilder {
         self.known.clear();
     }
     /// With `reuse_loads`: the current block's place `addr + offset` holds `v` of `ty`.
+    #[inline]
     fn remember(&mut self, addr: Value, offset: i32, ty: Type, v: Value) {
         if self.known.len() == KNOWN {
             self.known.remove(0);
         }
-        let slot = Self::defined_as_slot_addr(&self.func, addr);
-        self.known.push((addr, offset, ty, v, slot));
+        self.known.push((addr, offset, ty, v));
     }
     /// The address of slot `s`. With `share_constants`, one value per slot, made at the
     /// start of the entry block (which dominates every use): irgen asks for a local's

@@ -327,6 +327,7 @@ pub fn eval_int(g: &mut Gen, e: ExprId) -> Option<i128> {
 }
 
 /// A value wrapped to an integer type's width and signedness.
+#[inline]
 pub(crate) fn wrap(g: &Gen, ty: TypeId, v: i128) -> i128 {
     let Some(k) = g.t.types.int_kind(ty) else {
         return v;
@@ -334,6 +335,16 @@ pub(crate) fn wrap(g: &Gen, ty: TypeId, v: i128) -> i128 {
     let bits = g.t.types.int_bits(k);
     if bits >= 128 {
         return v;
+    }
+    if (1..=64).contains(&bits) {
+        // The same in 64 bits (the common case): the low `bits` bits, sign-extended.
+        let sh = 64 - bits;
+        let u = (v as u64) << sh;
+        return if g.t.types.is_signed_kind(k) {
+            ((u as i64) >> sh) as i128
+        } else {
+            (u >> sh) as i128
+        };
     }
     let m = (1i128 << bits) - 1;
     let u = v & m;

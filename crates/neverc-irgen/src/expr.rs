@@ -706,7 +706,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The lvalue an expression designates.
-    #[inline]
+    #[inline(always)]
     pub fn lvalue(&mut self, e: ExprId) -> Lv {
         // A variable (most lvalues), without the general case's frame.
         let ex = self.ex(e);
@@ -989,7 +989,7 @@ impl<'a> Gen<'a> {
     }
 
     /// The address of an object by its entry.
-    #[inline]
+    #[inline(always)]
     pub fn object_addr(&mut self, o: u32) -> Value {
         // A local object in a slot (most mentions). (Locals are objects, never a nested
         // function.)
@@ -1035,8 +1035,16 @@ impl<'a> Gen<'a> {
                     ..
                 }
             );
+            let ords = &self.t.ords;
             automatic
-                .then(|| f.param_names.get(&ord.name).copied())
+                .then(|| {
+                    f.param_ords
+                        .iter()
+                        .flatten()
+                        .rev()
+                        .find(|&&p| ords[p as usize].name == ord.name)
+                        .copied()
+                })
                 .flatten()
         });
         if let Some(p) = alias {

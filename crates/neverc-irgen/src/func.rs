@@ -80,9 +80,9 @@ pub struct FnState {
     pub hidden_labels: Vec<Vec<(Symbol, Option<Block>)>>,
     /// The entry of the function being generated.
     pub ord: u32,
-    /// Parameters by name: a parameter's own array size (`int a[n++]`) names the
-    /// prototype's entry of `n`, which is this one.
-    pub param_names: FxHashMap<Symbol, u32>,
+    /// The parameters' entries (by name, the last of a name: a parameter's own array size
+    /// (`int a[n++]`) names the prototype's entry of `n`, which is the one here).
+    pub param_ords: Vec<Option<u32>>,
     /// A nested function's incoming environment (the static chain): the slot holding
     /// it, and the index in it of each enclosing function's object.
     pub outer: Option<(Slot, FxHashMap<u32, u32>)>,
@@ -300,11 +300,7 @@ impl<'a> Gen<'a> {
             cleanups: Vec::new(),
             hidden_labels: Vec::new(),
             ord: o,
-            param_names: params
-                .iter()
-                .flatten()
-                .map(|&p| (self.t.ords[p as usize].name, p))
-                .collect(),
+            param_ords: params.clone(),
             outer: None,
             env: None,
             switches: Vec::new(),
