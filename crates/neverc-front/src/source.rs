@@ -405,19 +405,14 @@ impl Default for SourceMap {
 
 impl SourceMap {
     pub fn new() -> Self {
-        // Room for the expansions of the usual headers up front (the benchmark's 30
-        // headers make between 8,192 and 32,768), so that the table is not copied as it
-        // doubles.
-        let mut expansions = Vec::with_capacity(32768);
-        expansions.push(Expansion {
-            name: "".into(),
-            call: Loc::default(),
-            parent: 0,
-        });
         SourceMap {
             files: Vec::new(),
             includers: Vec::new(),
-            expansions,
+            expansions: vec![Expansion {
+                name: "".into(),
+                call: Loc::default(),
+                parent: 0,
+            }],
         }
     }
 

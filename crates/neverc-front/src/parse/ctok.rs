@@ -652,11 +652,11 @@ impl Converter {
     /// and the table of the tokens' locations.
     pub fn run(&mut self, pp: &mut Preprocessor) -> (Vec<Tok>, Literals, Vec<PragmaAt>, TokLocs) {
         // About one token per three bytes of the main file, and headers add more (the
-        // benchmark's 1.19 MB: 427k tokens, 478k with its 30 headers, 54k for the headers
-        // alone), one integer constant per 24 bytes: reserved so the vectors are not
-        // copied as they grow (pages not used are never touched).
+        // benchmark's 1.19 MB: 427k tokens, 478k with its 30 headers), one integer
+        // constant per 24 bytes: reserved so the vectors are not copied as they grow
+        // (pages not used are never touched).
         let main_len = pp.sm.file(pp.main_file()).text.len();
-        let mut toks: Vec<Tok> = Vec::with_capacity(main_len / 2 + 65536);
+        let mut toks: Vec<Tok> = Vec::with_capacity(main_len / 2 + 4096);
         let mut lits = Literals::default();
         lits.ints.reserve(main_len / 16);
         lits.spellings[0].reserve(main_len / 16);

@@ -307,13 +307,12 @@ impl<'a> Parser<'a> {
         // Room for the tree up front, from the number of tokens, so that the arenas are
         // not copied as they grow (pages not used are never touched). The benchmark's
         // 30 headers and 37.5k lines: 478k tokens, 273k expressions, 35k statements,
-        // 17k specifier lists, 6.7k declarations, 2.9k type names; the headers alone
-        // (declarations mostly): 54k tokens, 7.6k specifier lists, 2.8k declarations.
+        // 17k specifier lists, 6.7k declarations, 2.9k type names.
         let n = tokens.len();
         p.ast.exprs.reserve(n * 3 / 4);
         p.ast.stmts.reserve(n / 10);
-        p.ast.specs.reserve(n / 6);
-        p.ast.decls.reserve(n / 16);
+        p.ast.specs.reserve(n / 16);
+        p.ast.decls.reserve(n / 32);
         p.ast.type_names.reserve(n / 64);
         p.ast.tokens = tokens;
         p.ast.tok_locs = locs;
