@@ -1873,6 +1873,18 @@ impl<'a> Gen<'a> {
             _ => {
                 let at = self.decayed_type(a);
                 let bt = self.decayed_type(b);
+                // Operands of the result's own integer type (most arithmetic): none of the
+                // checks below applies but the imaginary literals'.
+                if at == ty
+                    && bt == ty
+                    && matches!(self.t.types.kind(ty), Kind::Int(_))
+                    && !self.is_imaginary(a)
+                    && !self.is_imaginary(b)
+                {
+                    let av = self.scalar(a);
+                    let bv = self.scalar(b);
+                    return Rv::Scalar(self.arith(op, av, at, bv, bt, ty));
+                }
                 if self.t.types.is_vector(at) || self.t.types.is_vector(bt) {
                     return self.vector_binary(op, a, b, ty);
                 }
