@@ -132,6 +132,14 @@ pub struct FnCode {
     text: String,
 }
 
+/// What `NEVERC_O0_STATS=1` reports: functions compiled by the direct -O0 selector, and
+/// each declined one with the first reason.
+#[derive(Default)]
+struct O0Stats {
+    direct: usize,
+    declined: Vec<(String, &'static str)>,
+}
+
 /// Compiles functions one at a time ([`compile_function`](Self::compile_function), any
 /// time, e.g. as irgen finishes each), then places them with the module's data in an object
 /// ([`finish`](Self::finish)). The result does not depend on whether the functions were
@@ -154,6 +162,13 @@ pub struct ModuleCompiler<'o> {
     /// result does not depend on what it held).
     ra: FunctionAllocator,
     choice: Choice,
+    /// The direct -O0 selector's tables (see [`crate::direct`]).
+    direct: crate::direct::DirectScratch,
+    /// `NEVERC_O0=vcode`: every function through the general path, also at -O0.
+    o0_vcode: bool,
+    /// `NEVERC_O0_STATS=1`: functions compiled directly, and the declined ones with the
+    /// first reason, printed to stderr by `finish`.
+    stats: Option<O0Stats>,
 }
 
 impl<'o> ModuleCompiler<'o> {
@@ -170,6 +185,11 @@ impl<'o> ModuleCompiler<'o> {
             scratch: Default::default(),
             ra: Default::default(),
             choice: Choice::from_env(),
+            direct: Default::default(),
+            o0_vcode: std::env::var("NEVERC_O0").is_ok_and(|v| v == "vcode"),
+            stats: std::env::var("NEVERC_O0_STATS")
+                .is_ok_and(|v| v == "1")
+                .then(Default::default),
         }
     }
 
@@ -196,45 +216,33 @@ impl<'o> ModuleCompiler<'o> {
             self.ids.push(SymId(self.ids.len() as u32));
         }
         let mut libcalls: Vec<u32> = Vec::new();
-        let (names, ids) = (&mut self.libcalls, &mut self.libcall_ids);
-        let mut libcall = |n: &str| -> SymId {
-            let k = *ids.entry(n.to_string()).or_insert_with(|| {
-                names.push(n.to_string());
-                (names.len() - 1) as u32
-            });
-            libcalls.push(k);
-            SymId(LIBCALL_BASE + k)
-        };
-        let spare = std::mem::take(&mut self.spare);
-        let low = lower_function(
-            m,
-            f,
-            opts,
-            &self.ids,
-            &mut libcall,
-            spare,
-            &mut self.scratch,
-        )?;
-        if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
-            return Err(internal(format!(
-                "an instruction of {} has more than 63 register operands",
-                m.sym(f.sym).name
-            )));
+        // -O0: the direct selector, unless the function uses something it declines.
+        let mut direct = None;
+        if opts.opt_level == 0 && !f.calls_setjmp && self.o0_vcode {
+            if let Some(s) = &mut self.stats {
+                s.declined
+                    .push((m.sym(f.sym).name.clone(), "NEVERC_O0=vcode"));
+            }
         }
-        let out = self
-            .ra
-            .allocate(
-                &low.vcode,
-                &self.env,
-                self.choice,
-                quick,
-                true,
-                checked,
-                &m.sym(f.sym).name,
-            )
-            .map_err(internal)?;
-        let mut emitted = emit_function(&low, out);
-        self.spare = low.vcode.recycle();
+        if opts.opt_level == 0 && !f.calls_setjmp && !self.o0_vcode {
+            match crate::direct::select_direct(m, f, opts, &self.ids, &mut self.direct) {
+                Ok(e) => {
+                    direct = Some(e?);
+                    if let Some(s) = &mut self.stats {
+                        s.direct += 1;
+                    }
+                }
+                Err(why) => {
+                    if let Some(s) = &mut self.stats {
+                        s.declined.push((m.sym(f.sym).name.clone(), why));
+                    }
+                }
+            }
+        }
+        let mut emitted = match direct {
+            Some(e) => e,
+            None => self.general_path(m, f, quick, checked, &mut libcalls)?,
+        };
         emitted.insts.push(Inst::Align(16));
         let sd = m.sym(f.sym);
         let asm = asm::assemble(&emitted.insts)
@@ -304,9 +312,71 @@ impl<'o> ModuleCompiler<'o> {
         })
     }
 
+    /// The general path: lowering to virtual-register code, register allocation, emission.
+    fn general_path(
+        &mut self,
+        m: &ir::Module,
+        f: &ir::Function,
+        quick: bool,
+        checked: bool,
+        libcalls: &mut Vec<u32>,
+    ) -> Result<crate::emit::Emitted, BackendError> {
+        let opts = self.opts;
+        let (names, ids) = (&mut self.libcalls, &mut self.libcall_ids);
+        let mut libcall = |n: &str| -> SymId {
+            let k = *ids.entry(n.to_string()).or_insert_with(|| {
+                names.push(n.to_string());
+                (names.len() - 1) as u32
+            });
+            libcalls.push(k);
+            SymId(LIBCALL_BASE + k)
+        };
+        let spare = std::mem::take(&mut self.spare);
+        let low = lower_function(
+            m,
+            f,
+            opts,
+            &self.ids,
+            &mut libcall,
+            spare,
+            &mut self.scratch,
+        )?;
+        if low.vcode.insts.iter().any(|vi| vi.ops.len() >= 64) {
+            return Err(internal(format!(
+                "an instruction of {} has more than 63 register operands",
+                m.sym(f.sym).name
+            )));
+        }
+        let out = self
+            .ra
+            .allocate(
+                &low.vcode,
+                &self.env,
+                self.choice,
+                quick,
+                true,
+                checked,
+                &m.sym(f.sym).name,
+            )
+            .map_err(internal)?;
+        let emitted = emit_function(&low, out);
+        self.spare = low.vcode.recycle();
+        Ok(emitted)
+    }
+
     /// The object (and `-S` text) of `m` with its functions' code, in `code`'s order.
     /// `m.functions` is not looked at: the functions may be gone already.
     pub fn finish(&self, m: &ir::Module, code: Vec<FnCode>) -> Result<Compiled, BackendError> {
+        if let Some(s) = &self.stats {
+            eprintln!(
+                "neverc: -O0 direct selection: {} of {} functions",
+                s.direct,
+                s.direct + s.declined.len()
+            );
+            for (name, why) in &s.declined {
+                eprintln!("neverc: -O0 direct selection declined {name}: {why}");
+            }
+        }
         place(m, self.opts, &self.libcalls, code)
     }
 }

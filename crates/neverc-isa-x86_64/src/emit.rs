@@ -560,7 +560,7 @@ fn rotate_loops(vc: &VCode, order: &mut Vec<usize>, root: &dyn Fn(usize) -> usiz
     }
 }
 
-fn branch_if(
+pub(crate) fn branch_if(
     insts: &mut Vec<Inst>,
     cs: CondSpec,
     target: Label,

@@ -5,6 +5,7 @@
 
 pub mod asm;
 pub mod backend;
+pub mod direct;
 pub mod emit;
 pub mod lower;
 pub mod vcode;
