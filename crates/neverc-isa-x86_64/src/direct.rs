@@ -51,9 +51,15 @@ pub struct DirectScratch {
     home: Vec<i32>,
     in_home: Vec<bool>,
     reg: Vec<u8>,
+    /// Per value: [`PLAIN`], [`REMAT`] (made by a constant or address instruction) or an
+    /// aggregate parameter passed in memory (its address, `frame_param`).
+    kind: Vec<u8>,
     frame_param: Vec<i32>,
-    insts: Vec<Inst>,
 }
+
+const PLAIN: u8 = 0;
+const REMAT: u8 = 1;
+const FRAME_PARAM: u8 = 2;
 
 fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
@@ -90,6 +96,9 @@ pub fn select_direct(
         tables: Vec::new(),
         epilogue: Label(0),
         err: None,
+        // About two instructions per IR instruction: room not to regrow.
+        insts: Vec::with_capacity(3 * f.insts.len() + 64),
+        occ: 0,
     };
     d.epilogue = d.new_label();
     Ok(d.run(&rpo))
@@ -145,6 +154,7 @@ fn scan(
     refill(&mut sc.def_block, nv, u32::MAX);
     refill(&mut sc.global, nv, false);
     refill(&mut sc.fuse, nv, false);
+    refill(&mut sc.kind, nv, PLAIN);
     if rpo.first() != Some(&0) {
         return Err("a function without an entry block");
     }
@@ -167,6 +177,15 @@ fn scan(
                 _ => {
                     if let Some(r) = d.result {
                         sc.def_block[r.index()] = b as u32;
+                        if matches!(
+                            d.op,
+                            Op::Iconst { .. }
+                                | Op::Fconst { .. }
+                                | Op::SlotAddr(_)
+                                | Op::SymAddr { .. }
+                        ) {
+                            sc.kind[r.index()] = REMAT;
+                        }
                     }
                 }
             }
@@ -212,21 +231,26 @@ fn scan(
                 }
                 _ => {}
             }
-            d.op.for_each_operand(|v| sc.uses[v.index()] += 1);
-        }
-    }
-    // Second walk: uses outside the defining block, and compares fused into branches.
-    for &b in rpo {
-        for &i in &f.blocks[b].insts {
-            let op = &f.inst(i).op;
-            op.for_each_operand(|v| {
-                if sc.def_block[v.index()] != b as u32 {
-                    sc.global[v.index()] = true;
+            // Blocks in reverse postorder: a value's definition has been seen before any
+            // use (a definition dominates its uses), unless it is unreachable.
+            let mut undefined = false;
+            d.op.for_each_operand(|v| {
+                let k = v.index();
+                sc.uses[k] += 1;
+                let db = sc.def_block[k];
+                if db != b as u32 {
+                    undefined |= db == u32::MAX;
+                    sc.global[k] = true;
                 }
             });
-            if let Op::Branch { cond, .. } = op {
+            if undefined {
+                return Err("a use of a value defined in an unreachable block");
+            }
+            // A compare used by the branch of its block is made there (if that is its only
+            // use: checked where it is defined).
+            if let Op::Branch { cond, .. } = &d.op {
                 let c = cond.index();
-                if sc.uses[c] == 1 && sc.def_block[c] == b as u32 {
+                if sc.def_block[c] == b as u32 {
                     if let ir::ValueDef::Result(ci, _) = f.values[c].def {
                         if matches!(f.inst(ci).op, Op::Icmp { .. } | Op::Fcmp { .. }) {
                             sc.fuse[c] = true;
@@ -235,14 +259,6 @@ fn scan(
                 }
             }
         }
-    }
-    if sc
-        .def_block
-        .iter()
-        .zip(&sc.uses)
-        .any(|(&d, &u)| u > 0 && d == u32::MAX)
-    {
-        return Err("a use of a value defined in an unreachable block");
     }
     Ok(())
 }
@@ -276,6 +292,10 @@ struct Direct<'a> {
     tables: Vec<(Label, Vec<Label>)>,
     epilogue: Label,
     err: Option<String>,
+    /// The code, prologue first.
+    insts: Vec<Inst>,
+    /// Registers holding a value (bit per register).
+    occ: u32,
 }
 
 fn op_size(ty: Type) -> Size {
@@ -351,8 +371,9 @@ impl<'a> Direct<'a> {
         self.next_label += 1;
         Label(self.next_label)
     }
+    #[inline]
     fn i(&mut self, i: Inst) {
-        self.sc.insts.push(i);
+        self.insts.push(i);
     }
     fn ty(&self, v: Value) -> Type {
         self.f.values[v.index()].ty
@@ -363,7 +384,13 @@ impl<'a> Direct<'a> {
         }
     }
 
+    #[inline]
     fn remat(&self, v: Value) -> Remat {
+        match self.sc.kind[v.index()] {
+            PLAIN => return Remat::No,
+            FRAME_PARAM => return Remat::Frame(self.sc.frame_param[v.index()]),
+            _ => {}
+        }
         match self.f.values[v.index()].def {
             ir::ValueDef::Result(i, _) => match &self.f.inst(i).op {
                 Op::Iconst { ty, imm } => Remat::Int(imm_of(*ty, imm.get()), *ty),
@@ -372,14 +399,7 @@ impl<'a> Direct<'a> {
                 Op::SymAddr { sym, offset } => Remat::Sym(*sym, *offset as i32),
                 _ => Remat::No,
             },
-            ir::ValueDef::Param(..) => {
-                let o = self.sc.frame_param[v.index()];
-                if o != 0 {
-                    Remat::Frame(o)
-                } else {
-                    Remat::No
-                }
-            }
+            ir::ValueDef::Param(..) => Remat::No,
         }
     }
 
@@ -443,18 +463,32 @@ impl<'a> Direct<'a> {
         }
     }
 
+    #[inline]
     fn free(&mut self, r: u8) {
         let v = self.regv[r as usize];
         if v != u32::MAX {
             self.sc.reg[v as usize] = NONE;
             self.regv[r as usize] = u32::MAX;
+            self.occ &= !(1 << r);
         }
     }
 
+    #[inline]
     fn bind(&mut self, v: Value, r: u8) {
         self.free(r);
         self.regv[r as usize] = v.0;
         self.sc.reg[v.index()] = r;
+        self.occ |= 1 << r;
+    }
+
+    /// Frees every register.
+    fn free_all(&mut self) {
+        let mut m = self.occ;
+        while m != 0 {
+            let r = m.trailing_zeros() as u8;
+            m &= m - 1;
+            self.free(r);
+        }
     }
 
     /// A free register of the class (taking one, storing its value home, if none is
@@ -531,6 +565,7 @@ impl<'a> Direct<'a> {
     }
 
     /// One use of `v` done: its register is freed after its last use.
+    #[inline]
     fn consume(&mut self, v: Value) {
         let u = &mut self.sc.uses[v.index()];
         *u = u.saturating_sub(1);
@@ -543,6 +578,7 @@ impl<'a> Direct<'a> {
     }
 
     /// `v`, just computed in register `r`, is the value of `r` from now on.
+    #[inline]
     fn define(&mut self, v: Value, r: u8) {
         self.bind(v, r);
         if self.sc.global[v.index()] {
@@ -684,6 +720,7 @@ impl<'a> Direct<'a> {
     }
 
     /// `v` in a register (pinned).
+    #[inline]
     fn reg_of(&mut self, v: Value) -> u8 {
         let r = self.sc.reg[v.index()];
         if r != NONE {
@@ -762,7 +799,22 @@ impl<'a> Direct<'a> {
         refill(&mut self.sc.in_home, nv, false);
         refill(&mut self.sc.reg, nv, NONE);
         refill(&mut self.sc.frame_param, nv, 0);
-        self.sc.insts.clear();
+        // Prologue (the frame size is patched in at the end).
+        let mut cfi = Vec::with_capacity(3);
+        self.i(Inst::Push { src: Gpr::RBP });
+        let l = self.new_label();
+        self.i(Inst::Label(l));
+        cfi.push((self.insts.len(), l, CfaOp::PushRbp));
+        self.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(Gpr::RSP),
+            dst: Rm::Reg(Gpr::RBP),
+        });
+        let l = self.new_label();
+        self.i(Inst::Label(l));
+        cfi.push((self.insts.len(), l, CfaOp::MovRspRbp));
+        const SUB_AT: usize = 4;
+        self.i(Inst::Nop);
         // Slots at the offsets the general path gives them.
         for s in &f.slots {
             let (size, align) = (s.size.max(1), s.align.max(1));
@@ -785,9 +837,7 @@ impl<'a> Direct<'a> {
                 self.inst(i, next);
             }
             // Nothing is held across blocks.
-            for r in 0..32u8 {
-                self.free(r);
-            }
+            self.free_all();
         }
         if let Some(e) = self.err.take() {
             return Err(BackendError {
@@ -797,33 +847,18 @@ impl<'a> Direct<'a> {
                 ),
             });
         }
-        // Prologue, body, epilogue.
         let total = (self.frame.next_multiple_of(16) + self.max_out.next_multiple_of(16)) as i64;
-        let body = std::mem::take(&mut self.sc.insts);
-        let mut insts = Vec::with_capacity(body.len() + 16);
-        let mut cfi = Vec::with_capacity(3);
-        insts.push(Inst::Push { src: Gpr::RBP });
-        let l = self.new_label();
-        insts.push(Inst::Label(l));
-        cfi.push((insts.len(), l, CfaOp::PushRbp));
-        insts.push(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(Gpr::RSP),
-            dst: Rm::Reg(Gpr::RBP),
-        });
-        let l = self.new_label();
-        insts.push(Inst::Label(l));
-        cfi.push((insts.len(), l, CfaOp::MovRspRbp));
+        let mut insts = std::mem::take(&mut self.insts);
         if total > 0 {
-            insts.push(Inst::Alu {
+            insts[SUB_AT] = Inst::Alu {
                 op: AluOp::Sub,
                 size: Size::S64,
                 src: Rmi::Imm(total),
                 dst: Rm::Reg(Gpr::RSP),
-            });
+            };
+        } else {
+            insts.remove(SUB_AT);
         }
-        insts.extend_from_slice(&body);
-        self.sc.insts = body;
         insts.push(Inst::Label(self.epilogue));
         insts.push(Inst::Leave);
         let l = self.new_label();
@@ -877,6 +912,7 @@ impl<'a> Direct<'a> {
                 Place::Stack(off) => {
                     let o = 16 + off as i32;
                     if f.param_mem.contains(&(i as u32)) {
+                        self.sc.kind[p.index()] = FRAME_PARAM;
                         self.sc.frame_param[p.index()] = o;
                     } else {
                         self.sc.home[p.index()] = o;
@@ -910,7 +946,10 @@ impl<'a> Direct<'a> {
             Op::Icmp { .. } | Op::Fcmp { .. } => {
                 let r = data.result.unwrap();
                 if self.sc.fuse[r.index()] {
-                    return; // made by its branch
+                    if self.sc.uses[r.index()] == 1 {
+                        return; // made by its branch
+                    }
+                    self.sc.fuse[r.index()] = false;
                 }
                 let cs = self.compare(&data.op);
                 let d = self.alloc(false, 0);
@@ -1933,11 +1972,11 @@ impl<'a> Direct<'a> {
             }
         }
         // Values live after the call go home (every register is clobbered).
-        for r in 0..32u8 {
+        let mut held = self.occ;
+        while held != 0 {
+            let r = held.trailing_zeros() as u8;
+            held &= held - 1;
             let v = self.regv[r as usize];
-            if v == u32::MAX {
-                continue;
-            }
             let mut n = c.args.iter().filter(|a| a.0 == v).count() as u32;
             if matches!(c.callee, ir::Callee::Indirect(cv) if cv.0 == v) {
                 n += 1;
@@ -2027,9 +2066,7 @@ impl<'a> Direct<'a> {
             self.consume(cv);
         }
         // Every register is clobbered.
-        for r in 0..32u8 {
-            self.free(r);
-        }
+        self.free_all();
         let mut ri = 0;
         for loc in plan.returns.iter() {
             if loc.flags.contains(Flags::SRET) {
@@ -2094,7 +2131,7 @@ impl<'a> Direct<'a> {
             nl += 1;
             Label(nl)
         };
-        let insts = &mut self.sc.insts;
+        let insts = &mut self.insts;
         if Some(e) == next {
             crate::emit::branch_if(insts, cs, t, &mut new_label);
         } else if Some(t) == next {

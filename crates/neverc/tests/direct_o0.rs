@@ -153,7 +153,7 @@ fn switch_makes_a_jump_table() {
             "subl $1, %eax",
             "cmpq $3, %rax",
             "ja .Lf0_7",
-            "leaq .Lf0_1073741826(%rip), %r11",
+            "leaq .Lf0_1073741828(%rip), %r11",
             "movslq (%r11,%rax,4), %rax",
             "addq %r11, %rax",
             "jmp *%rax",
