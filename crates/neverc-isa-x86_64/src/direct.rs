@@ -13,7 +13,8 @@
 //! there. A value used in a block other than its own gets an 8-byte home in the frame and
 //! is stored there when it is defined; other values stay in registers from their
 //! definition to their last use, and are stored to a home only when registers run out or
-//! a call comes between. At the end of a block no register holds anything.
+//! a call comes between. At the end of a block no register holds anything. Block
+//! parameters live in homes: each predecessor stores its arguments there before it jumps.
 //!
 //! Frame, from rbp down: the IR slots at the offsets the general path gives them, the
 //! homes, then the outgoing argument area at rsp.
@@ -51,15 +52,10 @@ pub struct DirectScratch {
     home: Vec<i32>,
     in_home: Vec<bool>,
     reg: Vec<u8>,
-    /// Per value: [`PLAIN`], [`REMAT`] (made by a constant or address instruction) or an
-    /// aggregate parameter passed in memory (its address, `frame_param`).
-    kind: Vec<u8>,
-    frame_param: Vec<i32>,
+    /// Per value: what it is if it is never held in a register (set where a constant or
+    /// address is defined: before any use, blocks going in reverse postorder).
+    rm: Vec<Remat>,
 }
-
-const PLAIN: u8 = 0;
-const REMAT: u8 = 1;
-const FRAME_PARAM: u8 = 2;
 
 fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
@@ -154,7 +150,7 @@ fn scan(
     refill(&mut sc.def_block, nv, u32::MAX);
     refill(&mut sc.global, nv, false);
     refill(&mut sc.fuse, nv, false);
-    refill(&mut sc.kind, nv, PLAIN);
+    refill(&mut sc.rm, nv, Remat::No);
     if rpo.first() != Some(&0) {
         return Err("a function without an entry block");
     }
@@ -163,8 +159,8 @@ fn scan(
     }
     for &b in rpo {
         let bd = &f.blocks[b];
-        if b != 0 && !bd.params.is_empty() {
-            return Err("block parameters");
+        for &p in &bd.params {
+            sc.def_block[p.index()] = b as u32;
         }
         for &i in &bd.insts {
             let d = f.inst(i);
@@ -177,15 +173,6 @@ fn scan(
                 _ => {
                     if let Some(r) = d.result {
                         sc.def_block[r.index()] = b as u32;
-                        if matches!(
-                            d.op,
-                            Op::Iconst { .. }
-                                | Op::Fconst { .. }
-                                | Op::SlotAddr(_)
-                                | Op::SymAddr { .. }
-                        ) {
-                            sc.kind[r.index()] = REMAT;
-                        }
                     }
                 }
             }
@@ -209,9 +196,18 @@ fn scan(
                         return Err("a huge symbol offset");
                     }
                 }
-                Op::Jump(bc) if !bc.args.is_empty() => return Err("block arguments"),
-                Op::Branch { then, els, .. } if !then.args.is_empty() || !els.args.is_empty() => {
-                    return Err("block arguments")
+                // Block arguments are copied home to home, one after the other: an argument
+                // that is a parameter of the target block itself might be overwritten
+                // before it is read.
+                Op::Jump(bc) if own_param(f, bc) => return Err("a block argument swap"),
+                Op::Branch { then, els, .. } if own_param(f, then) || own_param(f, els) => {
+                    return Err("a block argument swap")
+                }
+                Op::Branch { then, els, .. }
+                    if then.block == els.block
+                        && (!then.args.is_empty() || !els.args.is_empty()) =>
+                {
+                    return Err("a branch with arguments to one block both ways")
                 }
                 Op::Unary { op, arg } => {
                     let t = f.value_type(*arg);
@@ -234,7 +230,7 @@ fn scan(
             // Blocks in reverse postorder: a value's definition has been seen before any
             // use (a definition dominates its uses), unless it is unreachable.
             let mut undefined = false;
-            d.op.for_each_operand(|v| {
+            operands(&d.op, |v| {
                 let k = v.index();
                 sc.uses[k] += 1;
                 let db = sc.def_block[k];
@@ -261,6 +257,32 @@ fn scan(
         }
     }
     Ok(())
+}
+
+/// `Op::for_each_operand` with the common cases inline.
+#[inline]
+fn operands(op: &Op, mut f: impl FnMut(Value)) {
+    match op {
+        Op::Load { addr, .. } => f(*addr),
+        Op::Store { value, addr, .. } => {
+            f(*value);
+            f(*addr)
+        }
+        Op::Binary { a, b, .. } | Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
+            f(*a);
+            f(*b)
+        }
+        Op::Unary { arg, .. } | Op::Conv { arg, .. } => f(*arg),
+        Op::Iconst { .. } | Op::Fconst { .. } | Op::SlotAddr(_) | Op::SymAddr { .. } => {}
+        _ => op.for_each_operand(f),
+    }
+}
+
+/// Whether a block call passes a parameter of its target block.
+fn own_param(f: &ir::Function, bc: &ir::BlockCall) -> bool {
+    bc.args
+        .iter()
+        .any(|&a| matches!(f.values[a.index()].def, ir::ValueDef::Param(b, _) if b == bc.block))
 }
 
 /// What a value is when it is never held in a register.
@@ -386,21 +408,7 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn remat(&self, v: Value) -> Remat {
-        match self.sc.kind[v.index()] {
-            PLAIN => return Remat::No,
-            FRAME_PARAM => return Remat::Frame(self.sc.frame_param[v.index()]),
-            _ => {}
-        }
-        match self.f.values[v.index()].def {
-            ir::ValueDef::Result(i, _) => match &self.f.inst(i).op {
-                Op::Iconst { ty, imm } => Remat::Int(imm_of(*ty, imm.get()), *ty),
-                Op::Fconst { ty, bits } => Remat::Float(bits.get() as u64, *ty),
-                Op::SlotAddr(s) => Remat::Frame(self.slot_off[s.index()]),
-                Op::SymAddr { sym, offset } => Remat::Sym(*sym, *offset as i32),
-                _ => Remat::No,
-            },
-            ir::ValueDef::Param(..) => Remat::No,
-        }
+        self.sc.rm[v.index()]
     }
 
     fn const32(&self, v: Value) -> Option<i32> {
@@ -528,15 +536,16 @@ impl<'a> Direct<'a> {
     }
 
     /// Makes register `r` free for an instruction that needs it (its value moves to
-    /// another register, or home), and pins it.
-    fn evict(&mut self, r: u8) {
+    /// another register, not one of `avoid`, or home), and pins it.
+    fn evict(&mut self, r: u8, avoid: u32) {
         let v = self.regv[r as usize];
         if v != u32::MAX {
             if self.sc.uses[v as usize] > 0 {
                 let float = r >= X0;
                 let cands: &[u8] = if float { &[] } else { &GPRS };
                 let free = cands.iter().copied().find(|&c| {
-                    self.regv[c as usize] == u32::MAX && (self.pinned | 1 << r) & (1 << c) == 0
+                    self.regv[c as usize] == u32::MAX
+                        && (self.pinned | avoid | 1 << r) & (1 << c) == 0
                 });
                 match free {
                     Some(c) => {
@@ -798,7 +807,6 @@ impl<'a> Direct<'a> {
         refill(&mut self.sc.home, nv, 0);
         refill(&mut self.sc.in_home, nv, false);
         refill(&mut self.sc.reg, nv, NONE);
-        refill(&mut self.sc.frame_param, nv, 0);
         // Prologue (the frame size is patched in at the end).
         let mut cfi = Vec::with_capacity(3);
         self.i(Inst::Push { src: Gpr::RBP });
@@ -830,6 +838,12 @@ impl<'a> Direct<'a> {
             self.i(Inst::Label(Label(b as u32)));
             if b == 0 {
                 self.entry();
+            } else {
+                // Parameters live in their homes (each predecessor stores its arguments).
+                for &p in &f.blocks[b].params {
+                    self.home_of(p);
+                    self.sc.in_home[p.index()] = true;
+                }
             }
             let next = rpo.get(pos + 1).map(|&n| Label(n as u32));
             for &i in &f.blocks[b].insts {
@@ -912,8 +926,7 @@ impl<'a> Direct<'a> {
                 Place::Stack(off) => {
                     let o = 16 + off as i32;
                     if f.param_mem.contains(&(i as u32)) {
-                        self.sc.kind[p.index()] = FRAME_PARAM;
-                        self.sc.frame_param[p.index()] = o;
+                        self.sc.rm[p.index()] = Remat::Frame(o);
                     } else {
                         self.sc.home[p.index()] = o;
                         self.sc.in_home[p.index()] = true;
@@ -940,7 +953,18 @@ impl<'a> Direct<'a> {
             }
         }
         match &data.op {
-            Op::Iconst { .. } | Op::Fconst { .. } | Op::SlotAddr(_) | Op::SymAddr { .. } => {}
+            Op::Iconst { ty, imm } => {
+                self.sc.rm[data.result.unwrap().index()] = Remat::Int(imm_of(*ty, imm.get()), *ty)
+            }
+            Op::Fconst { ty, bits } => {
+                self.sc.rm[data.result.unwrap().index()] = Remat::Float(bits.get() as u64, *ty)
+            }
+            Op::SlotAddr(sl) => {
+                self.sc.rm[data.result.unwrap().index()] = Remat::Frame(self.slot_off[sl.index()])
+            }
+            Op::SymAddr { sym, offset } => {
+                self.sc.rm[data.result.unwrap().index()] = Remat::Sym(*sym, *offset as i32)
+            }
             Op::Unary { op, arg } => self.unary(*op, *arg, data.result.unwrap()),
             Op::Binary { op, a, b } => self.binary(*op, *a, *b, data.result.unwrap()),
             Op::Icmp { .. } | Op::Fcmp { .. } => {
@@ -977,12 +1001,13 @@ impl<'a> Direct<'a> {
             Op::Copy { dst, src, size, .. } => self.copy(*dst, *src, *size),
             Op::Zero { dst, size, .. } => self.zero(*dst, *size),
             Op::Jump(bc) => {
+                self.copy_args(bc);
                 let t = Label(bc.block.0);
                 if Some(t) != next {
                     self.i(Inst::Jmp { target: t });
                 }
             }
-            Op::Branch { cond, then, els } => self.branch(*cond, then.block, els.block, next),
+            Op::Branch { cond, then, els } => self.branch(*cond, then, els, next),
             Op::Switch {
                 value,
                 cases,
@@ -1216,8 +1241,8 @@ impl<'a> Direct<'a> {
             BinaryOp::SDiv | BinaryOp::UDiv | BinaryOp::SRem | BinaryOp::URem => {
                 let signed = matches!(op, BinaryOp::SDiv | BinaryOp::SRem);
                 let rem = matches!(op, BinaryOp::SRem | BinaryOp::URem);
-                self.evict(0);
-                self.evict(2);
+                self.evict(0, 1 << 2);
+                self.evict(2, 0);
                 // The divisor: its home, or a register other than rax/rdx.
                 let narrow = matches!(ty, Type::I8 | Type::I16);
                 let div = if narrow {
@@ -1268,7 +1293,7 @@ impl<'a> Direct<'a> {
                     Remat::Int(c, _) => Some((c as u8) & if size == Size::S64 { 63 } else { 31 }),
                     _ => {
                         if self.sc.reg[bv.index()] != 1 {
-                            self.evict(1);
+                            self.evict(1, 0);
                             self.materialise(bv, 1);
                         }
                         self.pinned |= 0b10;
@@ -1804,9 +1829,9 @@ impl<'a> Direct<'a> {
 
     fn copy(&mut self, dst: Value, src: Value, size: u64) {
         if size > 64 {
-            self.evict(7);
-            self.evict(6);
-            self.evict(1);
+            self.evict(7, 1 << 6 | 1 << 1);
+            self.evict(6, 1 << 1);
+            self.evict(1, 0);
         }
         let dm = self.mem_of(dst, 0);
         let sm = self.mem_of(src, 0);
@@ -1817,9 +1842,9 @@ impl<'a> Direct<'a> {
 
     fn zero(&mut self, dst: Value, size: u64) {
         if size > 64 {
-            self.evict(7);
-            self.evict(1);
-            self.evict(0);
+            self.evict(7, 1 << 1 | 1);
+            self.evict(1, 1);
+            self.evict(0, 0);
         }
         let dm = self.mem_of(dst, 0);
         if size <= 64 {
@@ -1999,9 +2024,9 @@ impl<'a> Direct<'a> {
                     let save = self.pinned;
                     if c.arg_mem.contains(&(i as u32)) {
                         if loc.size > 64 {
-                            self.evict(7);
-                            self.evict(6);
-                            self.evict(1);
+                            self.evict(7, 1 << 6 | 1 << 1);
+                            self.evict(6, 1 << 1);
+                            self.evict(1, 0);
                         }
                         let sm = self.mem_of(v, 0);
                         self.copy_bytes(out, sm, loc.size as u64);
@@ -2109,9 +2134,78 @@ impl<'a> Direct<'a> {
         }
     }
 
-    fn branch(&mut self, cond: Value, then: ir::Block, els: ir::Block, next: Option<Label>) {
-        let (t, e) = (Label(then.0), Label(els.0));
+    /// Copies a block call's arguments to the homes of the target's parameters: from
+    /// their registers, or (at home or constant) through the scratch register: no flags
+    /// and no register state change. The arguments are consumed.
+    fn copy_args(&mut self, bc: &ir::BlockCall) {
+        let params = &self.f.blocks[bc.block.index()].params;
+        for (&a, &p) in bc.args.iter().zip(params.iter()) {
+            let dst = self.home_mem(p);
+            let r = self.sc.reg[a.index()];
+            if r != NONE {
+                let ty = self.ty(a);
+                self.store_reg(ty, r, dst);
+                continue;
+            }
+            match self.remat(a) {
+                Remat::Int(c, _) if fits32(c) => self.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Imm(c),
+                    dst: Rm::Mem(dst),
+                }),
+                Remat::Float(bits, _) => {
+                    self.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Imm(bits as i64),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    self.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Mem(dst),
+                    });
+                }
+                Remat::No => {
+                    let h = self.sc.home[a.index()];
+                    if h == 0 || !self.sc.in_home[a.index()] {
+                        self.bug("a block argument not at home");
+                    }
+                    self.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Mem(Mem::base(Gpr::RBP, h)),
+                        dst: Rm::Reg(SCRATCH),
+                    });
+                    self.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Mem(dst),
+                    });
+                }
+                _ => {
+                    self.materialise(a, 11);
+                    self.i(Inst::Mov {
+                        size: Size::S64,
+                        src: Rmi::Reg(SCRATCH),
+                        dst: Rm::Mem(dst),
+                    });
+                }
+            }
+        }
+        for &a in bc.args.iter() {
+            self.consume(a);
+        }
+    }
+
+    fn branch(
+        &mut self,
+        cond: Value,
+        then: &ir::BlockCall,
+        els: &ir::BlockCall,
+        next: Option<Label>,
+    ) {
+        let (t, e) = (Label(then.block.0), Label(els.block.0));
         if t == e {
+            // (Arguments both ways to one block are declined by the scan.)
             self.consume(cond);
             if Some(t) != next {
                 self.i(Inst::Jmp { target: t });
@@ -2119,7 +2213,8 @@ impl<'a> Direct<'a> {
             return;
         }
         if let Remat::Int(c, _) = self.remat(cond) {
-            let to = if c as i8 != 0 { t } else { e };
+            let (to, bc) = if c as i8 != 0 { (t, then) } else { (e, els) };
+            self.copy_args(bc);
             if Some(to) != next {
                 self.i(Inst::Jmp { target: to });
             }
@@ -2131,6 +2226,21 @@ impl<'a> Direct<'a> {
             nl += 1;
             Label(nl)
         };
+        if !then.args.is_empty() || !els.args.is_empty() {
+            // Each way its own copies, the `then` way first (the copies change no register,
+            // so both ways see the registers as they are here).
+            let l_else = new_label();
+            crate::emit::branch_if(&mut self.insts, cs.invert(), l_else, &mut new_label);
+            self.next_label = nl;
+            self.copy_args(then);
+            self.i(Inst::Jmp { target: t });
+            self.i(Inst::Label(l_else));
+            self.copy_args(els);
+            if Some(e) != next {
+                self.i(Inst::Jmp { target: e });
+            }
+            return;
+        }
         let insts = &mut self.insts;
         if Some(e) == next {
             crate::emit::branch_if(insts, cs, t, &mut new_label);

@@ -195,3 +195,37 @@ fn declined_functions_and_the_vcode_switch() {
         ["movl %edi, -8(%rbp)", "addl $1, %edi", "movq %rdi, %rax"]
     );
 }
+
+#[test]
+fn block_arguments_go_through_the_parameters_homes() {
+    if !x86_64_host() {
+        return;
+    }
+    // `?:` passes its value to the join block as a block argument.
+    let o = compile_s(
+        "blockargs",
+        "int f(int a, int b) { return a > b ? a : b; }\n",
+        &[("NEVERC_O0_STATS", "1")],
+    );
+    assert_eq!(
+        body(&o.stdout, "f"),
+        [
+            "pushq %rbp",
+            "movq %rsp, %rbp",
+            "subq $32, %rsp",
+            "movl %edi, -8(%rbp)",
+            "movl %esi, -16(%rbp)",
+            "cmpl %esi, %edi",
+            "jle .Lf0_2",
+            "movl -8(%rbp), %eax",
+            "movl %eax, -24(%rbp)",
+            "jmp .Lf0_3",
+            "movl -16(%rbp), %eax",
+            "movl %eax, -24(%rbp)",
+            "movl -24(%rbp), %eax",
+            "leave",
+            "ret",
+        ]
+    );
+    assert_eq!(o.stderr, "neverc: -O0 direct selection: 1 of 1 functions\n");
+}
