@@ -95,6 +95,7 @@ pub fn select_direct(
         // About two instructions per IR instruction: room not to regrow.
         insts: Vec::with_capacity(3 * f.insts.len() + 64),
         occ: 0,
+        va_save: 0,
     };
     d.epilogue = d.new_label();
     Ok(d.run(&rpo))
@@ -111,9 +112,6 @@ fn scan(
 ) -> Result<(), Decline> {
     if opts.omit_frame_pointer {
         return Err("-fomit-frame-pointer");
-    }
-    if f.variadic {
-        return Err("a variadic function");
     }
     if neverc_abi::callconv::is_custom(&f.plan)
         || f.plans.iter().any(neverc_abi::callconv::is_custom)
@@ -181,7 +179,9 @@ fn scan(
                     return Err("a dynamic stack allocation")
                 }
                 Op::FrameAddress => return Err("a frame address"),
-                Op::VaStart(_) => return Err("va_start"),
+                Op::VaStart(_) if !f.variadic => {
+                    return Err("va_start outside a variadic function")
+                }
                 Op::AtomicRmw { .. } | Op::AtomicCas { .. } | Op::Fence => {
                     return Err("an atomic operation")
                 }
@@ -318,6 +318,8 @@ struct Direct<'a> {
     insts: Vec<Inst>,
     /// Registers holding a value (bit per register).
     occ: u32,
+    /// rbp offset of a variadic function's 176-byte register save area.
+    va_save: i32,
 }
 
 fn op_size(ty: Type) -> Size {
@@ -829,6 +831,11 @@ impl<'a> Direct<'a> {
             self.frame = (self.frame as u64 + size).next_multiple_of(align as u64) as u32;
             self.slot_off.push(-(self.frame as i32));
         }
+        // The register save area of a variadic function (where the general path has it).
+        if f.variadic {
+            self.frame = (self.frame + 176).next_multiple_of(16);
+            self.va_save = -(self.frame as i32);
+        }
         for p in &f.plans {
             self.max_out = self.max_out.max(p.stack);
         }
@@ -902,6 +909,39 @@ impl<'a> Direct<'a> {
 
     fn entry(&mut self) {
         let f = self.f;
+        if f.variadic {
+            // The register save area, as the general path's prologue fills it: the six
+            // argument registers, and the eight vector ones when al says any are used.
+            let va = self.va_save;
+            for (i, r) in [Gpr::RDI, Gpr::RSI, Gpr::RDX, Gpr::RCX, Gpr::R8, Gpr::R9]
+                .into_iter()
+                .enumerate()
+            {
+                self.i(Inst::Mov {
+                    size: Size::S64,
+                    src: Rmi::Reg(r),
+                    dst: Rm::Mem(Mem::base(Gpr::RBP, va + 8 * i as i32)),
+                });
+            }
+            let skip = self.new_label();
+            self.i(Inst::Test {
+                size: Size::S8,
+                src: Rmi::Reg(Gpr::RAX),
+                dst: Rm::Reg(Gpr::RAX),
+            });
+            self.i(Inst::Jcc {
+                cond: Cond::E,
+                target: skip,
+            });
+            for i in 0..8u8 {
+                self.i(Inst::XmmMov {
+                    op: XmmMovOp::Movaps,
+                    src: XmmMem::Xmm(Xmm(i)),
+                    dst: XmmMem::Mem(Mem::base(Gpr::RBP, va + 48 + 16 * i as i32)),
+                });
+            }
+            self.i(Inst::Label(skip));
+        }
         let nargs = f.plan.arguments.len();
         let sret: Vec<&Location> = f
             .plan
@@ -1021,8 +1061,71 @@ impl<'a> Direct<'a> {
                 }
             }
             Op::Unreachable | Op::Trap => self.i(Inst::Ud2),
+            Op::VaStart(list) => self.va_start(*list),
             _ => self.bug("an instruction the scan let through"),
         }
+    }
+
+    /// `va_start`: the va_list's offsets into the register save area past the named
+    /// arguments, the overflow area past the named stack arguments, the save area.
+    fn va_start(&mut self, list: Value) {
+        let f = self.f;
+        // The hidden result pointer of a function returning in memory takes a register
+        // too (rdi), so named GPRs start after it.
+        let mut gp = f
+            .plan
+            .returns
+            .iter()
+            .filter(|l| l.flags.contains(Flags::SRET) && matches!(l.place, Place::Reg(r) if r < 16))
+            .count() as i64;
+        let mut fp = 0;
+        let mut stack_end = 0u32;
+        for l in &f.plan.arguments {
+            if l.flags.contains(Flags::VARARG) || l.flags.contains(Flags::VA_COUNT) {
+                continue;
+            }
+            match l.place {
+                Place::Reg(r) if r < 16 => gp += 1,
+                Place::Reg(_) => fp += 1,
+                Place::Stack(o) => stack_end = stack_end.max((o + l.size).next_multiple_of(8)),
+            }
+        }
+        let m = self.mem_of(list, 0);
+        let at = |d: i32| Mem {
+            disp: m.disp + d,
+            ..m
+        };
+        self.i(Inst::Mov {
+            size: Size::S32,
+            src: Rmi::Imm(8 * gp),
+            dst: Rm::Mem(at(0)),
+        });
+        self.i(Inst::Mov {
+            size: Size::S32,
+            src: Rmi::Imm(48 + 16 * fp),
+            dst: Rm::Mem(at(4)),
+        });
+        self.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(Gpr::RBP, 16 + stack_end as i32),
+            dst: SCRATCH,
+        });
+        self.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(SCRATCH),
+            dst: Rm::Mem(at(8)),
+        });
+        self.i(Inst::Lea {
+            size: Size::S64,
+            src: Mem::base(Gpr::RBP, self.va_save),
+            dst: SCRATCH,
+        });
+        self.i(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(SCRATCH),
+            dst: Rm::Mem(at(16)),
+        });
+        self.consume(list);
     }
 
     fn store(&mut self, value: Value, addr: Value, offset: i32) {
