@@ -260,7 +260,7 @@ fn scan(
 }
 
 /// `Op::for_each_operand` with the common cases inline.
-#[inline]
+#[inline(always)]
 fn operands(op: &Op, mut f: impl FnMut(Value)) {
     match op {
         Op::Load { addr, .. } => f(*addr),
@@ -589,18 +589,25 @@ impl<'a> Direct<'a> {
     }
 
     /// `v`, just computed in register `r`, is the value of `r` from now on.
-    #[inline]
+    #[inline(always)]
     fn define(&mut self, v: Value, r: u8) {
         self.bind(v, r);
         if self.sc.global[v.index()] {
-            let m = self.home_mem(v);
-            self.sc.in_home[v.index()] = true;
-            let ty = self.ty(v);
-            self.store_reg(ty, r, m);
+            self.define_home(v, r);
         }
         if self.sc.uses[v.index()] == 0 {
             self.free(r);
         }
+    }
+
+    /// `define`'s store of a value used in other blocks to its home (kept out of line:
+    /// `define` is inlined at every definition).
+    #[inline(never)]
+    fn define_home(&mut self, v: Value, r: u8) {
+        let m = self.home_mem(v);
+        self.sc.in_home[v.index()] = true;
+        let ty = self.ty(v);
+        self.store_reg(ty, r, m);
     }
 
     /// Puts `v` into register `d` (which the caller owns).
