@@ -738,13 +738,19 @@ impl<'a> Direct<'a> {
     }
 
     /// `v` in a register (pinned).
-    #[inline]
+    #[inline(always)]
     fn reg_of(&mut self, v: Value) -> u8 {
         let r = self.sc.reg[v.index()];
         if r != NONE {
             self.pinned |= 1 << r;
             return r;
         }
+        self.reg_for(v)
+    }
+
+    /// `reg_of` for a value not in a register: one is taken and `v` put there.
+    #[inline(never)]
+    fn reg_for(&mut self, v: Value) -> u8 {
         let float = is_float(self.ty(v));
         let d = self.alloc(float, 0);
         self.materialise(v, d);
@@ -989,6 +995,8 @@ impl<'a> Direct<'a> {
         }
     }
 
+    // Inlined into `run`'s loop, its one caller: no call and frame per IR instruction.
+    #[inline(always)]
     fn inst(&mut self, i: ir::Inst, next: Option<Label>) {
         let f = self.f;
         let data = f.inst(i);
