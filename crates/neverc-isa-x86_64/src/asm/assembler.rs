@@ -58,6 +58,7 @@ impl<T: Copy> LabelMap<T> {
         }
     }
 
+    #[inline]
     fn get(&self, l: Label) -> Option<&T> {
         if l.0 < Self::DENSE {
             self.low.get(l.0 as usize)?.as_ref()
@@ -117,6 +118,7 @@ pub struct LabelOffsets(LabelMap<u32>);
 
 impl LabelOffsets {
     /// The offset of `l`, if it was placed.
+    #[inline]
     pub fn get(&self, l: &Label) -> Option<&u32> {
         self.0.get(*l)
     }
@@ -423,10 +425,12 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     // (first label use, item) for every item with label uses, for error messages.
     let mut use_items: Vec<(u32, u32)> = Vec::new();
     for (k, inst) in items.iter().enumerate() {
-        if sink.bytes.len() - pos < 32 {
+        // (A loop, and the window taken as `[pos..][..32]`: the compiler then knows the
+        // window fits and checks only `pos` against the length.)
+        while sink.bytes.len() - pos < 32 {
             sink.bytes.resize(sink.bytes.len() * 2, 0);
         }
-        let window: &mut fast::Window = (&mut sink.bytes[pos..pos + 32])
+        let window: &mut fast::Window = (&mut sink.bytes[pos..][..32])
             .try_into()
             .expect("a 32-byte window");
         let n = fast::fast(inst, window, &mut sink.fixups, pos as u32);
