@@ -39,6 +39,8 @@ const NONE: u8 = 0xff;
 const X0: u8 = 16;
 /// Allocation order of the general registers (r11 is the scratch register).
 const GPRS: [u8; 8] = [0, 1, 2, 6, 7, 8, 9, 10];
+/// `GPRS` as a bit set.
+const GPR_MASK: u32 = 1 | 1 << 1 | 1 << 2 | 1 << 6 | 1 << 7 | 1 << 8 | 1 << 9 | 1 << 10;
 const SCRATCH: Gpr = Gpr::R11;
 const XSCRATCH: Xmm = Xmm(15);
 
@@ -505,6 +507,15 @@ impl<'a> Direct<'a> {
     /// free), pinned. `avoid`: registers not to take.
     fn alloc(&mut self, float: bool, avoid: u32) -> u8 {
         let avoid = avoid | self.pinned;
+        // A free one: the allocation orders are ascending register numbers, so the first
+        // free register is the lowest bit of the free candidates (`occ` mirrors `regv`).
+        let class = if float { 0x7fff << X0 } else { GPR_MASK };
+        let free = class & !self.occ & !avoid;
+        if free != 0 {
+            let r = free.trailing_zeros() as u8;
+            self.pinned |= 1 << r;
+            return r;
+        }
         let cands: &[u8] = if float {
             &[16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30]
         } else {
