@@ -424,7 +424,12 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
     let mut ends = LabelEnds::default();
     // (first label use, item) for every item with label uses, for error messages.
     let mut use_items: Vec<(u32, u32)> = Vec::new();
-    for (k, inst) in items.iter().enumerate() {
+    // The item's index is needed only off the fast path: it is computed there from the
+    // item's address rather than counted for every item.
+    let index_of = |inst: &Inst| {
+        (inst as *const Inst as usize - items.as_ptr() as usize) / std::mem::size_of::<Inst>()
+    };
+    for inst in items {
         // (A loop, and the window taken as `[pos..][..32]`: the compiler then knows the
         // window fits and checks only `pos` against the length.)
         while sink.bytes.len() - pos < 32 {
@@ -465,7 +470,7 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
                 let u0 = sink.label_uses.len();
                 encode_jump(inst, &mut sink, false)?;
                 if sink.label_uses.len() > u0 {
-                    use_items.push((u0 as u32, k as u32));
+                    use_items.push((u0 as u32, index_of(inst) as u32));
                 }
                 pos = sink.bytes.len();
                 sink.bytes.resize(pos + 64, 0);
@@ -475,7 +480,7 @@ pub fn assemble(items: &[Inst]) -> Result<Assembled, EncodeError> {
         vars.push(Var {
             at: pos as u32,
             addr: 0,
-            item: k as u32,
+            item: index_of(inst) as u32,
             kind,
         });
     }
