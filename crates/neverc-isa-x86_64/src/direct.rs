@@ -1904,58 +1904,6 @@ impl<'a> Direct<'a> {
         }
     }
 
-    /// Copies `size` bytes between memory operands: through the scratch register, or
-    /// `rep movsb` beyond 64 bytes (rdi, rsi and rcx must be free and pinned then).
-    fn copy_bytes(&mut self, dst: Mem, src: Mem, size: u64) {
-        if size <= 64 {
-            let mut off = 0u64;
-            while off < size {
-                let n = [8u64, 4, 2, 1]
-                    .into_iter()
-                    .find(|&n| n <= size - off)
-                    .unwrap();
-                let s = match n {
-                    8 => Size::S64,
-                    4 => Size::S32,
-                    2 => Size::S16,
-                    _ => Size::S8,
-                };
-                let at = |m: Mem| Mem {
-                    disp: m.disp + off as i32,
-                    ..m
-                };
-                self.i(Inst::Mov {
-                    size: s,
-                    src: Rmi::Mem(at(src)),
-                    dst: Rm::Reg(SCRATCH),
-                });
-                self.i(Inst::Mov {
-                    size: s,
-                    src: Rmi::Reg(SCRATCH),
-                    dst: Rm::Mem(at(dst)),
-                });
-                off += n;
-            }
-            return;
-        }
-        self.i(Inst::Lea {
-            size: Size::S64,
-            src: dst,
-            dst: Gpr::RDI,
-        });
-        self.i(Inst::Lea {
-            size: Size::S64,
-            src,
-            dst: Gpr::RSI,
-        });
-        self.i(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Imm(size as i64),
-            dst: Rm::Reg(Gpr::RCX),
-        });
-        self.i(Inst::RepMovsb);
-    }
-
     fn copy(&mut self, dst: Value, src: Value, size: u64) {
         if size > 64 {
             self.evict(7, 1 << 6 | 1 << 1);
@@ -1964,7 +1912,7 @@ impl<'a> Direct<'a> {
         }
         let dm = self.mem_of(dst, 0);
         let sm = self.mem_of(src, 0);
-        self.copy_bytes(dm, sm, size);
+        crate::lower::copy_insts(dm, sm, size, |i| self.i(i));
         self.consume(dst);
         self.consume(src);
     }
@@ -1976,48 +1924,7 @@ impl<'a> Direct<'a> {
             self.evict(0, 0);
         }
         let dm = self.mem_of(dst, 0);
-        if size <= 64 {
-            let mut off = 0u64;
-            while off < size {
-                let n = [8u64, 4, 2, 1]
-                    .into_iter()
-                    .find(|&n| n <= size - off)
-                    .unwrap();
-                let s = match n {
-                    8 => Size::S64,
-                    4 => Size::S32,
-                    2 => Size::S16,
-                    _ => Size::S8,
-                };
-                self.i(Inst::Mov {
-                    size: s,
-                    src: Rmi::Imm(0),
-                    dst: Rm::Mem(Mem {
-                        disp: dm.disp + off as i32,
-                        ..dm
-                    }),
-                });
-                off += n;
-            }
-        } else {
-            self.i(Inst::Lea {
-                size: Size::S64,
-                src: dm,
-                dst: Gpr::RDI,
-            });
-            self.i(Inst::Mov {
-                size: Size::S64,
-                src: Rmi::Imm(size as i64),
-                dst: Rm::Reg(Gpr::RCX),
-            });
-            self.i(Inst::Alu {
-                op: AluOp::Xor,
-                size: Size::S32,
-                src: Rmi::Reg(Gpr::RAX),
-                dst: Rm::Reg(Gpr::RAX),
-            });
-            self.i(Inst::RepStosb);
-        }
+        crate::lower::zero_insts(dm, size, |i| self.i(i));
         self.consume(dst);
     }
 
@@ -2158,7 +2065,7 @@ impl<'a> Direct<'a> {
                             self.evict(1, 0);
                         }
                         let sm = self.mem_of(v, 0);
-                        self.copy_bytes(out, sm, loc.size as u64);
+                        crate::lower::copy_insts(out, sm, loc.size as u64, |i| self.i(i));
                     } else {
                         let ty = self.ty(v);
                         let narrow = matches!(ty, Type::I8 | Type::I16);

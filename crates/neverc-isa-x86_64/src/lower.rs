@@ -3219,30 +3219,7 @@ impl<'a> Lower<'a> {
     fn lower_zero(&mut self, dst: Value, size: u64) -> Result<(), BackendError> {
         let mut b = B::default();
         let dm = self.mem(&mut b, dst, 0)?;
-        if size <= 64 {
-            let mut off = 0u64;
-            while off < size {
-                let n = [8u64, 4, 2, 1]
-                    .into_iter()
-                    .find(|&n| n <= size - off)
-                    .unwrap();
-                let s = match n {
-                    8 => Size::S64,
-                    4 => Size::S32,
-                    2 => Size::S16,
-                    _ => Size::S8,
-                };
-                b.i(Inst::Mov {
-                    size: s,
-                    src: Rmi::Imm(0),
-                    dst: Rm::Mem(Mem {
-                        disp: dm.disp + off as i32,
-                        ..dm
-                    }),
-                });
-                off += n;
-            }
-        } else {
+        if size > 64 {
             let (tdi, tcx, tax) = (
                 self.new_vreg(RegClass::Int),
                 self.new_vreg(RegClass::Int),
@@ -3251,24 +3228,8 @@ impl<'a> Lower<'a> {
             b.op(early_def(tdi, OperandConstraint::FixedReg(preg_gpr(7))));
             b.op(early_def(tcx, OperandConstraint::FixedReg(preg_gpr(1))));
             b.op(early_def(tax, OperandConstraint::FixedReg(preg_gpr(0))));
-            b.i(Inst::Lea {
-                size: Size::S64,
-                src: dm,
-                dst: Gpr::RDI,
-            });
-            b.i(Inst::Mov {
-                size: Size::S64,
-                src: Rmi::Imm(size as i64),
-                dst: Rm::Reg(Gpr::RCX),
-            });
-            b.i(Inst::Alu {
-                op: AluOp::Xor,
-                size: Size::S32,
-                src: Rmi::Reg(Gpr::RAX),
-                dst: Rm::Reg(Gpr::RAX),
-            });
-            b.i(Inst::RepStosb);
         }
+        zero_insts(dm, size, |i| b.i(i));
         self.emit(b);
         Ok(())
     }
@@ -4101,65 +4062,114 @@ fn store_from(b: &mut B, ty: Type, src: StoreSrc, m: Mem) {
 /// Copies `size` bytes from `src` to `dst` inside one instruction sequence (the scratch
 /// register for small copies, `rep movsb` beyond 64 bytes).
 fn copy_bytes(b: &mut B, l: &mut Lower, dst: Mem, src: Mem, size: u64) -> Result<(), BackendError> {
+    if size > 64 {
+        let (tdi, tsi, tcx) = (
+            l.new_vreg(RegClass::Int),
+            l.new_vreg(RegClass::Int),
+            l.new_vreg(RegClass::Int),
+        );
+        // Early defs: no address operand lives in rdi/rsi/rcx when they are written.
+        b.op(early_def(tdi, OperandConstraint::FixedReg(preg_gpr(7))));
+        b.op(early_def(tsi, OperandConstraint::FixedReg(preg_gpr(6))));
+        b.op(early_def(tcx, OperandConstraint::FixedReg(preg_gpr(1))));
+    }
+    copy_insts(dst, src, size, |i| b.i(i));
+    Ok(())
+}
+
+/// The widths (8, 4, 2, 1 bytes, widest first) and offsets of the pieces that cover
+/// `size` bytes, for small copies and clears.
+fn pieces(size: u64) -> impl Iterator<Item = (Size, i32)> {
+    let mut off = 0u64;
+    std::iter::from_fn(move || {
+        let n = [8u64, 4, 2, 1].into_iter().find(|&n| n <= size - off)?;
+        let at = off as i32;
+        off += n;
+        let s = match n {
+            8 => Size::S64,
+            4 => Size::S32,
+            2 => Size::S16,
+            _ => Size::S8,
+        };
+        Some((s, at))
+    })
+}
+
+/// The instructions copying `size` bytes from `src` to `dst` (shared by lowering and the
+/// direct -O0 selector): piece by piece through the scratch register up to 64 bytes,
+/// `rep movsb` beyond, which needs rdi, rsi and rcx free.
+pub(crate) fn copy_insts(dst: Mem, src: Mem, size: u64, mut push: impl FnMut(Inst)) {
     if size <= 64 {
-        let mut off = 0u64;
-        while off < size {
-            let n = [8u64, 4, 2, 1]
-                .into_iter()
-                .find(|&n| n <= size - off)
-                .unwrap();
-            let s = match n {
-                8 => Size::S64,
-                4 => Size::S32,
-                2 => Size::S16,
-                _ => Size::S8,
-            };
+        for (s, off) in pieces(size) {
             let at = |m: Mem| Mem {
-                disp: m.disp + off as i32,
+                disp: m.disp + off,
                 ..m
             };
-            b.i(Inst::Mov {
+            push(Inst::Mov {
                 size: s,
                 src: Rmi::Mem(at(src)),
                 dst: Rm::Reg(SCRATCH),
             });
-            b.i(Inst::Mov {
+            push(Inst::Mov {
                 size: s,
                 src: Rmi::Reg(SCRATCH),
                 dst: Rm::Mem(at(dst)),
             });
-            off += n;
         }
-        return Ok(());
+        return;
     }
-    let (tdi, tsi, tcx) = (
-        l.new_vreg(RegClass::Int),
-        l.new_vreg(RegClass::Int),
-        l.new_vreg(RegClass::Int),
-    );
-    b.op(early_def(tdi, OperandConstraint::FixedReg(preg_gpr(7))));
-    b.op(early_def(tsi, OperandConstraint::FixedReg(preg_gpr(6))));
-    b.op(early_def(tcx, OperandConstraint::FixedReg(preg_gpr(1))));
-    // Address operands read before the fixed registers are written: compute both into
-    // the scratch first (src into rsi last since dst may be based on rsi... never: the
-    // fixed temps are early defs, so no address operand lives in rdi/rsi/rcx).
-    b.i(Inst::Lea {
+    push(Inst::Lea {
         size: Size::S64,
         src: dst,
         dst: Gpr::RDI,
     });
-    b.i(Inst::Lea {
+    push(Inst::Lea {
         size: Size::S64,
         src,
         dst: Gpr::RSI,
     });
-    b.i(Inst::Mov {
+    push(Inst::Mov {
         size: Size::S64,
         src: Rmi::Imm(size as i64),
         dst: Rm::Reg(Gpr::RCX),
     });
-    b.i(Inst::RepMovsb);
-    Ok(())
+    push(Inst::RepMovsb);
+}
+
+/// The instructions clearing `size` bytes at `dst` (shared by lowering and the direct -O0
+/// selector): immediate stores up to 64 bytes, `rep stosb` beyond, which needs rdi, rcx
+/// and rax free.
+pub(crate) fn zero_insts(dst: Mem, size: u64, mut push: impl FnMut(Inst)) {
+    if size <= 64 {
+        for (s, off) in pieces(size) {
+            push(Inst::Mov {
+                size: s,
+                src: Rmi::Imm(0),
+                dst: Rm::Mem(Mem {
+                    disp: dst.disp + off,
+                    ..dst
+                }),
+            });
+        }
+        return;
+    }
+    push(Inst::Lea {
+        size: Size::S64,
+        src: dst,
+        dst: Gpr::RDI,
+    });
+    push(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Imm(size as i64),
+        dst: Rm::Reg(Gpr::RCX),
+    });
+    push(Inst::Alu {
+        op: AluOp::Xor,
+        size: Size::S32,
+        src: Rmi::Reg(Gpr::RAX),
+        dst: Rm::Reg(Gpr::RAX),
+    });
+    push(Inst::RepStosb);
 }
 
 /// Jumps to `target` unless the condition holds (flags already set); `skip` is a fresh
