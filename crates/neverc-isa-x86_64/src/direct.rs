@@ -22,13 +22,14 @@
 use crate::asm::*;
 use crate::backend::{BackendError, Options};
 use crate::emit::Emitted;
+use crate::lower::{fits32, imm_of, int_cond, op_size, swap_cc};
 use crate::vcode::{dwarf_to_preg, CondSpec};
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::cfi::CfaOp;
 use neverc_codegen::reloc::{RelocKind, SymId};
 use neverc_codegen::vcode::reverse_postorder;
 use neverc_ir as ir;
-use neverc_ir::{BinaryOp, ConvOp, FloatCC, IntCC, Op, Type, UnaryOp, Value};
+use neverc_ir::{BinaryOp, ConvOp, FloatCC, Op, Type, UnaryOp, Value};
 use regalloc2::RegClass;
 
 /// Labels from here up are internal to the function (below: IR block `b` is `Label(b)`).
@@ -322,55 +323,6 @@ struct Direct<'a> {
     occ: u32,
     /// rbp offset of a variadic function's 176-byte register save area.
     va_save: i32,
-}
-
-fn op_size(ty: Type) -> Size {
-    match ty {
-        Type::I64 | Type::Ptr => Size::S64,
-        _ => Size::S32,
-    }
-}
-
-fn imm_of(ty: Type, imm: i128) -> i64 {
-    match ty {
-        Type::I8 => imm as i8 as i64,
-        Type::I16 => imm as i16 as i64,
-        Type::I32 => imm as i32 as i64,
-        _ => imm as i64,
-    }
-}
-
-fn fits32(x: i64) -> bool {
-    x == x as i32 as i64
-}
-
-fn int_cond(cc: IntCC) -> Cond {
-    match cc {
-        IntCC::Eq => Cond::E,
-        IntCC::Ne => Cond::NE,
-        IntCC::Slt => Cond::L,
-        IntCC::Sle => Cond::LE,
-        IntCC::Sgt => Cond::G,
-        IntCC::Sge => Cond::GE,
-        IntCC::Ult => Cond::B,
-        IntCC::Ule => Cond::BE,
-        IntCC::Ugt => Cond::A,
-        IntCC::Uge => Cond::AE,
-    }
-}
-
-fn swap_cc(cc: IntCC) -> IntCC {
-    match cc {
-        IntCC::Slt => IntCC::Sgt,
-        IntCC::Sgt => IntCC::Slt,
-        IntCC::Sle => IntCC::Sge,
-        IntCC::Sge => IntCC::Sle,
-        IntCC::Ult => IntCC::Ugt,
-        IntCC::Ugt => IntCC::Ult,
-        IntCC::Ule => IntCC::Uge,
-        IntCC::Uge => IntCC::Ule,
-        c => c,
-    }
 }
 
 fn g(r: u8) -> Gpr {

@@ -135,14 +135,14 @@ pub fn size_of(ty: Type) -> Size {
 }
 
 /// The operation size of a value held in a GPR: 32 bits for i8/i16/i32, else 64.
-fn op_size(ty: Type) -> Size {
+pub(crate) fn op_size(ty: Type) -> Size {
     match ty {
         Type::I64 | Type::Ptr => Size::S64,
         _ => Size::S32,
     }
 }
 
-fn int_cond(cc: IntCC) -> Cond {
+pub(crate) fn int_cond(cc: IntCC) -> Cond {
     match cc {
         IntCC::Eq => Cond::E,
         IntCC::Ne => Cond::NE,
@@ -157,7 +157,7 @@ fn int_cond(cc: IntCC) -> Cond {
     }
 }
 
-fn swap_cc(cc: IntCC) -> IntCC {
+pub(crate) fn swap_cc(cc: IntCC) -> IntCC {
     match cc {
         IntCC::Slt => IntCC::Sgt,
         IntCC::Sgt => IntCC::Slt,
@@ -172,7 +172,7 @@ fn swap_cc(cc: IntCC) -> IntCC {
 }
 
 /// Truncates an immediate to a width as a signed value.
-fn imm_of(ty: Type, imm: i128) -> i64 {
+pub(crate) fn imm_of(ty: Type, imm: i128) -> i64 {
     match ty {
         Type::I8 => imm as i8 as i64,
         Type::I16 => imm as i16 as i64,
@@ -181,7 +181,7 @@ fn imm_of(ty: Type, imm: i128) -> i64 {
     }
 }
 
-fn fits32(x: i64) -> bool {
+pub(crate) fn fits32(x: i64) -> bool {
     x == x as i32 as i64
 }
 
