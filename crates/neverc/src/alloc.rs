@@ -225,7 +225,9 @@ impl Heap {
     unsafe fn refill(&mut self, size: usize) -> *mut u8 {
         self.release_rest();
         let chunk = if pages::MAPS {
-            self.cut_fresh(CHUNK_SIZE, false)
+            // A gap freed between live blocks first (room a vector reserved and gave
+            // back): its huge pages are likely faulted in already.
+            self.alloc_large(CHUNK_SIZE, false)
         } else {
             System.alloc(Layout::from_size_align_unchecked(CHUNK_SIZE, CLASS_ALIGN))
         };
@@ -557,6 +559,45 @@ mod tests {
                 a.dealloc(z, layout(70_000));
                 a.dealloc(p2, layout(1_000_000));
                 a.dealloc(q2, layout(5_000_000));
+            })
+            .join()
+            .unwrap();
+        }
+    }
+
+    /// Room given back by a shrinking block (a vector's unused reservation) is where the next
+    /// chunk of small blocks is carved, before fresh memory.
+    #[test]
+    fn chunks_are_cut_from_room_given_back_first() {
+        let a = ClassAllocator;
+        let layout = |n: usize| Layout::from_size_align(n, 8).unwrap();
+        unsafe {
+            std::thread::spawn(move || {
+                if !pages::MAPS {
+                    return;
+                }
+                let v = a.alloc(layout(4 << 20));
+                // A block after it, so that its tail is a gap, not the end of the mapping.
+                let after = a.alloc(layout(100_000));
+                let v2 = a.realloc(v, layout(4 << 20), 1 << 20);
+                assert_eq!(v2, v, "shrinking keeps the block in place");
+                // Use up the current chunk of the 48-byte class, then one block more.
+                let l48 = layout(48);
+                let gap = (v as usize + (1 << 20))..(v as usize + (4 << 20));
+                let mut carved = Vec::new();
+                loop {
+                    let b = a.alloc(l48);
+                    carved.push(b);
+                    if gap.contains(&(b as usize)) {
+                        break;
+                    }
+                    assert!(carved.len() <= CHUNK_SIZE / 48 + 1, "no chunk from the gap");
+                }
+                for b in carved {
+                    a.dealloc(b, l48);
+                }
+                a.dealloc(after, layout(100_000));
+                a.dealloc(v2, layout(1 << 20));
             })
             .join()
             .unwrap();

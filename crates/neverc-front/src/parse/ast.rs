@@ -57,6 +57,16 @@ pub struct Ast {
 }
 
 impl Ast {
+    /// Gives back the arenas' room beyond what the unit used (see [`crate::parse::parse`]).
+    pub fn release_spare(&mut self) {
+        self.exprs.shrink_to_fit();
+        self.expr_lists.shrink_to_fit();
+        self.stmts.shrink_to_fit();
+        self.decls.shrink_to_fit();
+        self.specs.shrink_to_fit();
+        self.type_names.shrink_to_fit();
+        self.inits.shrink_to_fit();
+    }
     /// Where a token of [`Ast::tokens`] is.
     #[inline]
     pub fn tok_loc(&self, t: &Tok) -> Loc {

@@ -581,6 +581,16 @@ pub struct Literals {
 }
 
 impl Literals {
+    /// Gives back the room reserved beyond what the unit used (see [`crate::parse::parse`]).
+    pub fn release_spare(&mut self) {
+        self.ints.shrink_to_fit();
+        self.floats.shrink_to_fit();
+        self.chars.shrink_to_fit();
+        self.strs.shrink_to_fit();
+        for s in &mut self.spellings {
+            s.shrink_to_fit();
+        }
+    }
     /// The (first) spelling of literal `i` of kind `kind` (a literal token's).
     pub fn spelling(&self, kind: T, i: u32) -> Symbol {
         self.spellings[Self::table(kind)][i as usize]

@@ -17,9 +17,18 @@ use crate::pp::Preprocessor;
 /// nodes where parsing failed).
 pub fn parse(pp: &mut Preprocessor) -> ast::Ast {
     let mut conv = ctok::Converter::new(pp);
-    let (tokens, lits, pragmas, locs) = conv.run(pp);
+    let (mut tokens, mut lits, pragmas, locs) = conv.run(pp);
+    // The converter and the parser reserve room for the whole unit up front, from the size
+    // of the main file, so that their vectors are never copied as they grow; what a phase
+    // did not use is given back when it ends, for the next phase to allocate in. (The
+    // allocator advises huge pages: reserved room left between live blocks would be
+    // faulted in, and zeroed by the kernel, with its neighbours.)
+    tokens.shrink_to_fit();
+    lits.release_spare();
     let queued = std::mem::take(&mut conv.queued);
     let mut p = parser::Parser::new(pp, tokens, lits, pragmas, locs, queued);
     p.translation_unit();
-    p.finish()
+    let mut ast = p.finish();
+    ast.release_spare();
+    ast
 }
