@@ -48,17 +48,43 @@ const XSCRATCH: Xmm = Xmm(15);
 /// The per-function tables, kept from one function to the next (contents reset).
 #[derive(Default)]
 pub struct DirectScratch {
-    uses: Vec<u32>,
-    def_block: Vec<u32>,
-    global: Vec<bool>,
-    fuse: Vec<bool>,
-    home: Vec<i32>,
-    in_home: Vec<bool>,
-    reg: Vec<u8>,
-    /// Per value: what it is if it is never held in a register (set where a constant or
-    /// address is defined: before any use, blocks going in reverse postorder).
-    rm: Vec<Remat>,
+    /// By value: everything the scan and the selection know of it, in one place (one
+    /// bounds check and one cache line per value, one fill per function).
+    v: Vec<Val>,
 }
+
+/// What the selector knows of one value.
+#[derive(Clone, Copy)]
+struct Val {
+    /// Uses not selected yet (the scan counts them all).
+    uses: u32,
+    /// The block defining it (`u32::MAX`: none seen yet).
+    def_block: u32,
+    /// rbp offset of its home (0: none yet).
+    home: i32,
+    /// The register holding it (`NONE`: none).
+    reg: u8,
+    /// Used in a block other than its own.
+    global: bool,
+    /// A compare made by the branch of its block.
+    fuse: bool,
+    /// Its home holds its value.
+    in_home: bool,
+    /// What it is if it is never held in a register (set where a constant or address is
+    /// defined: before any use, blocks going in reverse postorder).
+    rm: Remat,
+}
+
+const VAL0: Val = Val {
+    uses: 0,
+    def_block: u32::MAX,
+    home: 0,
+    reg: NONE,
+    global: false,
+    fuse: false,
+    in_home: false,
+    rm: Remat::No,
+};
 
 fn refill<T: Clone>(v: &mut Vec<T>, n: usize, x: T) {
     v.clear();
@@ -124,14 +150,24 @@ fn scan(
     if f.slots.iter().any(|s| s.align > 16) {
         return Err("an over-aligned slot");
     }
-    for v in &f.values {
-        match v.ty {
-            Type::I128 => return Err("__int128"),
-            Type::F16 => return Err("_Float16"),
-            Type::F80 => return Err("long double"),
-            Type::F128 => return Err("__float128"),
-            Type::V128 => return Err("a vector"),
-            _ => {}
+    // The types present as a bit set first (no branch per value); the reason comes from
+    // the first value of a declined type.
+    const DECLINED_TYPES: u32 = 1 << Type::I128 as u32
+        | 1 << Type::F16 as u32
+        | 1 << Type::F80 as u32
+        | 1 << Type::F128 as u32
+        | 1 << Type::V128 as u32;
+    let types = f.values.iter().fold(0u32, |s, v| s | 1 << v.ty as u32);
+    if types & DECLINED_TYPES != 0 {
+        for v in &f.values {
+            match v.ty {
+                Type::I128 => return Err("__int128"),
+                Type::F16 => return Err("_Float16"),
+                Type::F80 => return Err("long double"),
+                Type::F128 => return Err("__float128"),
+                Type::V128 => return Err("a vector"),
+                _ => {}
+            }
         }
     }
     for p in std::iter::once(&f.plan).chain(f.plans.iter()) {
@@ -147,37 +183,72 @@ fn scan(
         }
     }
     let nv = f.values.len();
-    refill(&mut sc.uses, nv, 0);
-    refill(&mut sc.def_block, nv, u32::MAX);
-    refill(&mut sc.global, nv, false);
-    refill(&mut sc.fuse, nv, false);
-    refill(&mut sc.rm, nv, Remat::No);
+    refill(&mut sc.v, nv, VAL0);
     if rpo.first() != Some(&0) {
         return Err("a function without an entry block");
     }
+    let vals = &mut sc.v[..];
     for &p in &f.blocks[0].params {
-        sc.def_block[p.index()] = 0;
+        vals[p.index()].def_block = 0;
     }
     for &b in rpo {
         let bd = &f.blocks[b];
+        let b = b as u32;
         for &p in &bd.params {
-            sc.def_block[p.index()] = b as u32;
+            vals[p.index()].def_block = b;
         }
         for &i in &bd.insts {
             let d = f.inst(i);
-            match &d.op {
+            // (Calls define `results`, not `result`: done in their arm below.)
+            if let Some(r) = d.result {
+                vals[r.index()].def_block = b;
+            }
+            // Blocks in reverse postorder: a value's definition has been seen before any
+            // use (a definition dominates its uses), unless it is unreachable. One match
+            // per instruction: the declines, the operands' uses, the fused compares.
+            let undefined = match &d.op {
+                Op::Load { addr, .. } => count_use(vals, *addr, b),
+                Op::Store { value, addr, .. } => {
+                    count_use(vals, *value, b) | count_use(vals, *addr, b)
+                }
+                Op::Binary { op, a, b: y } => {
+                    let float_op = matches!(
+                        op,
+                        BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv
+                    );
+                    if float_op != f.value_type(*a).is_float() {
+                        return Err("an ill-typed binary operation");
+                    }
+                    count_use(vals, *a, b) | count_use(vals, *y, b)
+                }
+                Op::Icmp { a, b: y, .. } | Op::Fcmp { a, b: y, .. } => {
+                    count_use(vals, *a, b) | count_use(vals, *y, b)
+                }
+                Op::Unary { op, arg } => {
+                    let t = f.value_type(*arg);
+                    if (*op == UnaryOp::Not && t.is_float()) || (*op == UnaryOp::FNeg && t.is_int())
+                    {
+                        return Err("an ill-typed unary operation");
+                    }
+                    count_use(vals, *arg, b)
+                }
+                Op::Conv { arg, .. } => count_use(vals, *arg, b),
+                Op::Iconst { .. } | Op::Fconst { .. } | Op::SlotAddr(_) => false,
+                Op::SymAddr { sym, offset } => {
+                    if m.sym(*sym).kind == ir::SymKind::Tls {
+                        return Err("a thread-local symbol");
+                    }
+                    if i32::try_from(*offset).is_err() {
+                        return Err("a huge symbol offset");
+                    }
+                    false
+                }
                 Op::Call(c) => {
                     for &r in &c.results {
-                        sc.def_block[r.index()] = b as u32;
+                        vals[r.index()].def_block = b;
                     }
+                    count_uses(vals, &d.op, b)
                 }
-                _ => {
-                    if let Some(r) = d.result {
-                        sc.def_block[r.index()] = b as u32;
-                    }
-                }
-            }
-            match &d.op {
                 Op::Alloca { .. } | Op::StackSave | Op::StackRestore(_) => {
                     return Err("a dynamic stack allocation")
                 }
@@ -191,94 +262,64 @@ fn scan(
                 Op::InlineAsm(_) => return Err("inline asm"),
                 Op::BlockAddr(_) | Op::IndirectJump { .. } => return Err("a block address"),
                 Op::NonLocalGoto { .. } => return Err("a non-local goto"),
-                Op::SymAddr { sym, offset } => {
-                    if m.sym(*sym).kind == ir::SymKind::Tls {
-                        return Err("a thread-local symbol");
-                    }
-                    if i32::try_from(*offset).is_err() {
-                        return Err("a huge symbol offset");
-                    }
-                }
                 // Block arguments are copied home to home, one after the other: an argument
                 // that is a parameter of the target block itself might be overwritten
                 // before it is read.
-                Op::Jump(bc) if own_param(f, bc) => return Err("a block argument swap"),
-                Op::Branch { then, els, .. } if own_param(f, then) || own_param(f, els) => {
-                    return Err("a block argument swap")
-                }
-                Op::Branch { then, els, .. }
-                    if then.block == els.block
-                        && (!then.args.is_empty() || !els.args.is_empty()) =>
-                {
-                    return Err("a branch with arguments to one block both ways")
-                }
-                Op::Unary { op, arg } => {
-                    let t = f.value_type(*arg);
-                    if (*op == UnaryOp::Not && t.is_float()) || (*op == UnaryOp::FNeg && t.is_int())
-                    {
-                        return Err("an ill-typed unary operation");
+                Op::Jump(bc) => {
+                    if own_param(f, bc) {
+                        return Err("a block argument swap");
                     }
+                    count_uses(vals, &d.op, b)
                 }
-                Op::Binary { op, a, .. } => {
-                    let float_op = matches!(
-                        op,
-                        BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv
-                    );
-                    if float_op != f.value_type(*a).is_float() {
-                        return Err("an ill-typed binary operation");
+                Op::Branch { cond, then, els } => {
+                    if own_param(f, then) || own_param(f, els) {
+                        return Err("a block argument swap");
                     }
-                }
-                _ => {}
-            }
-            // Blocks in reverse postorder: a value's definition has been seen before any
-            // use (a definition dominates its uses), unless it is unreachable.
-            let mut undefined = false;
-            operands(&d.op, |v| {
-                let k = v.index();
-                sc.uses[k] += 1;
-                let db = sc.def_block[k];
-                if db != b as u32 {
-                    undefined |= db == u32::MAX;
-                    sc.global[k] = true;
-                }
-            });
-            if undefined {
-                return Err("a use of a value defined in an unreachable block");
-            }
-            // A compare used by the branch of its block is made there (if that is its only
-            // use: checked where it is defined).
-            if let Op::Branch { cond, .. } = &d.op {
-                let c = cond.index();
-                if sc.def_block[c] == b as u32 {
-                    if let ir::ValueDef::Result(ci, _) = f.values[c].def {
-                        if matches!(f.inst(ci).op, Op::Icmp { .. } | Op::Fcmp { .. }) {
-                            sc.fuse[c] = true;
+                    if then.block == els.block && (!then.args.is_empty() || !els.args.is_empty()) {
+                        return Err("a branch with arguments to one block both ways");
+                    }
+                    let undefined = count_uses(vals, &d.op, b);
+                    // A compare used by the branch of its block is made there (if that is
+                    // its only use: checked where it is defined).
+                    let c = cond.index();
+                    if vals[c].def_block == b {
+                        if let ir::ValueDef::Result(ci, _) = f.values[c].def {
+                            if matches!(f.inst(ci).op, Op::Icmp { .. } | Op::Fcmp { .. }) {
+                                vals[c].fuse = true;
+                            }
                         }
                     }
+                    undefined
                 }
+                _ => count_uses(vals, &d.op, b),
+            };
+            if undefined {
+                return Err("a use of a value defined in an unreachable block");
             }
         }
     }
     Ok(())
 }
 
-/// `Op::for_each_operand` with the common cases inline.
+/// The scan's count of one use of `x` in block `b`: true if `x` has no definition seen
+/// yet (it is defined in an unreachable block).
 #[inline(always)]
-fn operands(op: &Op, mut f: impl FnMut(Value)) {
-    match op {
-        Op::Load { addr, .. } => f(*addr),
-        Op::Store { value, addr, .. } => {
-            f(*value);
-            f(*addr)
-        }
-        Op::Binary { a, b, .. } | Op::Icmp { a, b, .. } | Op::Fcmp { a, b, .. } => {
-            f(*a);
-            f(*b)
-        }
-        Op::Unary { arg, .. } | Op::Conv { arg, .. } => f(*arg),
-        Op::Iconst { .. } | Op::Fconst { .. } | Op::SlotAddr(_) | Op::SymAddr { .. } => {}
-        _ => op.for_each_operand(f),
+fn count_use(vals: &mut [Val], x: Value, b: u32) -> bool {
+    let e = &mut vals[x.index()];
+    e.uses += 1;
+    if e.def_block != b {
+        e.global = true;
+        return e.def_block == u32::MAX;
     }
+    false
+}
+
+/// `count_use` of every operand of `op`.
+#[inline(never)]
+fn count_uses(vals: &mut [Val], op: &Op, b: u32) -> bool {
+    let mut undefined = false;
+    op.for_each_operand(|x| undefined |= count_use(vals, x, b));
+    undefined
 }
 
 /// Whether a block call passes a parameter of its target block.
@@ -364,7 +405,7 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn remat(&self, v: Value) -> Remat {
-        self.sc.rm[v.index()]
+        self.sc.v[v.index()].rm
     }
 
     fn const32(&self, v: Value) -> Option<i32> {
@@ -382,13 +423,13 @@ impl<'a> Direct<'a> {
     // ---------- registers ----------
 
     fn home_of(&mut self, v: Value) -> i32 {
-        let h = self.sc.home[v.index()];
+        let h = self.sc.v[v.index()].home;
         if h != 0 {
             return h;
         }
         self.frame = (self.frame + 8).next_multiple_of(8);
         let h = -(self.frame as i32);
-        self.sc.home[v.index()] = h;
+        self.sc.v[v.index()].home = h;
         h
     }
 
@@ -399,12 +440,12 @@ impl<'a> Direct<'a> {
     /// Stores register `r`'s value to its home (if it is not there yet).
     fn store_home(&mut self, r: u8) {
         let v = Value(self.regv[r as usize]);
-        if self.sc.in_home[v.index()] {
+        if self.sc.v[v.index()].in_home {
             return;
         }
         let m = self.home_mem(v);
         let ty = self.ty(v);
-        self.sc.in_home[v.index()] = true;
+        self.sc.v[v.index()].in_home = true;
         self.store_reg(ty, r, m);
     }
 
@@ -431,7 +472,7 @@ impl<'a> Direct<'a> {
     fn free(&mut self, r: u8) {
         let v = self.regv[r as usize];
         if v != u32::MAX {
-            self.sc.reg[v as usize] = NONE;
+            self.sc.v[v as usize].reg = NONE;
             self.regv[r as usize] = u32::MAX;
             self.occ &= !(1 << r);
         }
@@ -441,7 +482,7 @@ impl<'a> Direct<'a> {
     fn bind(&mut self, v: Value, r: u8) {
         self.free(r);
         self.regv[r as usize] = v.0;
-        self.sc.reg[v.index()] = r;
+        self.sc.v[v.index()].reg = r;
         self.occ |= 1 << r;
     }
 
@@ -484,8 +525,8 @@ impl<'a> Direct<'a> {
                 return r;
             }
             if victim == NONE
-                || (self.sc.in_home[v as usize]
-                    && !self.sc.in_home[self.regv[victim as usize] as usize])
+                || (self.sc.v[v as usize].in_home
+                    && !self.sc.v[self.regv[victim as usize] as usize].in_home)
             {
                 victim = r;
             }
@@ -505,7 +546,7 @@ impl<'a> Direct<'a> {
     fn evict(&mut self, r: u8, avoid: u32) {
         let v = self.regv[r as usize];
         if v != u32::MAX {
-            if self.sc.uses[v as usize] > 0 {
+            if self.sc.v[v as usize].uses > 0 {
                 let float = r >= X0;
                 let cands: &[u8] = if float { &[] } else { &GPRS };
                 let free = cands.iter().copied().find(|&c| {
@@ -541,10 +582,10 @@ impl<'a> Direct<'a> {
     /// One use of `v` done: its register is freed after its last use.
     #[inline]
     fn consume(&mut self, v: Value) {
-        let u = &mut self.sc.uses[v.index()];
+        let u = &mut self.sc.v[v.index()].uses;
         *u = u.saturating_sub(1);
         if *u == 0 {
-            let r = self.sc.reg[v.index()];
+            let r = self.sc.v[v.index()].reg;
             if r != NONE {
                 self.free(r);
             }
@@ -555,10 +596,10 @@ impl<'a> Direct<'a> {
     #[inline(always)]
     fn define(&mut self, v: Value, r: u8) {
         self.bind(v, r);
-        if self.sc.global[v.index()] {
+        if self.sc.v[v.index()].global {
             self.define_home(v, r);
         }
-        if self.sc.uses[v.index()] == 0 {
+        if self.sc.v[v.index()].uses == 0 {
             self.free(r);
         }
     }
@@ -568,7 +609,7 @@ impl<'a> Direct<'a> {
     #[inline(never)]
     fn define_home(&mut self, v: Value, r: u8) {
         let m = self.home_mem(v);
-        self.sc.in_home[v.index()] = true;
+        self.sc.v[v.index()].in_home = true;
         let ty = self.ty(v);
         self.store_reg(ty, r, m);
     }
@@ -643,12 +684,12 @@ impl<'a> Direct<'a> {
                 }
             }
             Remat::No => {
-                let r = self.sc.reg[v.index()];
+                let r = self.sc.v[v.index()].reg;
                 if r == d {
                 } else if r != NONE {
                     self.copy_reg(r, d);
-                } else if self.sc.in_home[v.index()] {
-                    let m = Mem::base(Gpr::RBP, self.sc.home[v.index()]);
+                } else if self.sc.v[v.index()].in_home {
+                    let m = Mem::base(Gpr::RBP, self.sc.v[v.index()].home);
                     self.load(ty, m, d);
                 } else {
                     self.bug("a value neither in a register nor at home");
@@ -703,7 +744,7 @@ impl<'a> Direct<'a> {
     /// `v` in a register (pinned).
     #[inline(always)]
     fn reg_of(&mut self, v: Value) -> u8 {
-        let r = self.sc.reg[v.index()];
+        let r = self.sc.v[v.index()].reg;
         if r != NONE {
             self.pinned |= 1 << r;
             return r;
@@ -728,20 +769,20 @@ impl<'a> Direct<'a> {
         if let Some(c) = self.const32(v) {
             return Rmi::Imm(c as i64);
         }
-        let r = self.sc.reg[v.index()];
+        let r = self.sc.v[v.index()].reg;
         if r == NONE
-            && self.sc.in_home[v.index()]
+            && self.sc.v[v.index()].in_home
             && matches!(self.ty(v), Type::I32 | Type::I64 | Type::Ptr)
         {
-            return Rmi::Mem(Mem::base(Gpr::RBP, self.sc.home[v.index()]));
+            return Rmi::Mem(Mem::base(Gpr::RBP, self.sc.v[v.index()].home));
         }
         Rmi::Reg(g(self.reg_of(v)))
     }
 
     fn xmm_src(&mut self, v: Value) -> XmmMem {
-        let r = self.sc.reg[v.index()];
-        if r == NONE && self.sc.in_home[v.index()] {
-            return XmmMem::Mem(Mem::base(Gpr::RBP, self.sc.home[v.index()]));
+        let r = self.sc.v[v.index()].reg;
+        if r == NONE && self.sc.v[v.index()].in_home {
+            return XmmMem::Mem(Mem::base(Gpr::RBP, self.sc.v[v.index()].home));
         }
         XmmMem::Xmm(x(self.reg_of(v)))
     }
@@ -749,10 +790,10 @@ impl<'a> Direct<'a> {
     /// A register for the result of an operation whose first operand is `a`, holding `a`:
     /// `a`'s own if this is its last use (and it is a plain value), else a copy.
     fn dst_from(&mut self, a: Value) -> u8 {
-        let r = self.sc.reg[a.index()];
-        if r != NONE && self.sc.uses[a.index()] == 1 {
+        let r = self.sc.v[a.index()].reg;
+        if r != NONE && self.sc.v[a.index()].uses == 1 {
             self.free(r);
-            self.sc.uses[a.index()] = 0;
+            self.sc.v[a.index()].uses = 0;
             self.pinned |= 1 << r;
             return r;
         }
@@ -781,10 +822,6 @@ impl<'a> Direct<'a> {
 
     fn run(mut self, rpo: &[usize]) -> Result<Emitted, BackendError> {
         let f = self.f;
-        let nv = f.values.len();
-        refill(&mut self.sc.home, nv, 0);
-        refill(&mut self.sc.in_home, nv, false);
-        refill(&mut self.sc.reg, nv, NONE);
         // Prologue (the frame size is patched in at the end).
         let mut cfi = Vec::with_capacity(3);
         self.i(Inst::Push { src: Gpr::RBP });
@@ -825,7 +862,7 @@ impl<'a> Direct<'a> {
                 // Parameters live in their homes (each predecessor stores its arguments).
                 for &p in &f.blocks[b].params {
                     self.home_of(p);
-                    self.sc.in_home[p.index()] = true;
+                    self.sc.v[p.index()].in_home = true;
                 }
             }
             let next = rpo.get(pos + 1).map(|&n| Label(n as u32));
@@ -934,7 +971,7 @@ impl<'a> Direct<'a> {
             };
             match loc.place {
                 Place::Reg(r) => {
-                    if self.sc.uses[p.index()] > 0 {
+                    if self.sc.v[p.index()].uses > 0 {
                         let r = place_reg(r);
                         self.bind(p, r);
                     }
@@ -942,17 +979,17 @@ impl<'a> Direct<'a> {
                 Place::Stack(off) => {
                     let o = 16 + off as i32;
                     if f.param_mem.contains(&(i as u32)) {
-                        self.sc.rm[p.index()] = Remat::Frame(o);
+                        self.sc.v[p.index()].rm = Remat::Frame(o);
                     } else {
-                        self.sc.home[p.index()] = o;
-                        self.sc.in_home[p.index()] = true;
+                        self.sc.v[p.index()].home = o;
+                        self.sc.v[p.index()].in_home = true;
                     }
                 }
             }
         }
         for &p in &f.blocks[0].params {
-            let r = self.sc.reg[p.index()];
-            if r != NONE && self.sc.global[p.index()] {
+            let r = self.sc.v[p.index()].reg;
+            if r != NONE && self.sc.v[p.index()].global {
                 self.store_home(r);
             }
         }
@@ -964,7 +1001,7 @@ impl<'a> Direct<'a> {
         let f = self.f;
         let data = f.inst(i);
         if let Some(r) = data.result {
-            if data.op.is_pure() && self.sc.uses[r.index()] == 0 {
+            if data.op.is_pure() && self.sc.v[r.index()].uses == 0 {
                 // Dead: its operands are used once less.
                 data.op.for_each_operand(|v| self.consume(v));
                 return;
@@ -972,26 +1009,26 @@ impl<'a> Direct<'a> {
         }
         match &data.op {
             Op::Iconst { ty, imm } => {
-                self.sc.rm[data.result.unwrap().index()] = Remat::Int(imm_of(*ty, imm.get()), *ty)
+                self.sc.v[data.result.unwrap().index()].rm = Remat::Int(imm_of(*ty, imm.get()), *ty)
             }
             Op::Fconst { ty, bits } => {
-                self.sc.rm[data.result.unwrap().index()] = Remat::Float(bits.get() as u64, *ty)
+                self.sc.v[data.result.unwrap().index()].rm = Remat::Float(bits.get() as u64, *ty)
             }
             Op::SlotAddr(sl) => {
-                self.sc.rm[data.result.unwrap().index()] = Remat::Frame(self.slot_off[sl.index()])
+                self.sc.v[data.result.unwrap().index()].rm = Remat::Frame(self.slot_off[sl.index()])
             }
             Op::SymAddr { sym, offset } => {
-                self.sc.rm[data.result.unwrap().index()] = Remat::Sym(*sym, *offset as i32)
+                self.sc.v[data.result.unwrap().index()].rm = Remat::Sym(*sym, *offset as i32)
             }
             Op::Unary { op, arg } => self.unary(*op, *arg, data.result.unwrap()),
             Op::Binary { op, a, b } => self.binary(*op, *a, *b, data.result.unwrap()),
             Op::Icmp { .. } | Op::Fcmp { .. } => {
                 let r = data.result.unwrap();
-                if self.sc.fuse[r.index()] {
-                    if self.sc.uses[r.index()] == 1 {
+                if self.sc.v[r.index()].fuse {
+                    if self.sc.v[r.index()].uses == 1 {
                         return; // made by its branch
                     }
-                    self.sc.fuse[r.index()] = false;
+                    self.sc.v[r.index()].fuse = false;
                 }
                 let cs = self.compare(&data.op);
                 let d = self.alloc(false, 0);
@@ -1281,7 +1318,7 @@ impl<'a> Direct<'a> {
             BinaryOp::Mul => {
                 if let Some(c) = self.const32(bv) {
                     let s = self.reg_of(a);
-                    let d = if self.sc.uses[a.index()] == 1 {
+                    let d = if self.sc.v[a.index()].uses == 1 {
                         s
                     } else {
                         self.alloc(false, 0)
@@ -1373,7 +1410,7 @@ impl<'a> Direct<'a> {
                 let amount = match self.remat(bv) {
                     Remat::Int(c, _) => Some((c as u8) & if size == Size::S64 { 63 } else { 31 }),
                     _ => {
-                        if self.sc.reg[bv.index()] != 1 {
+                        if self.sc.v[bv.index()].reg != 1 {
                             self.evict(1, 0);
                             self.materialise(bv, 1);
                         }
@@ -1386,7 +1423,7 @@ impl<'a> Direct<'a> {
                     let d = self.alloc(false, 0b10);
                     self.widen_into(a, ty, op == BinaryOp::AShr, d);
                     d
-                } else if self.sc.reg[a.index()] == 1 || a == bv {
+                } else if self.sc.v[a.index()].reg == 1 || a == bv {
                     // The count's register cannot be the result's.
                     let d = self.alloc(false, 0b10);
                     self.materialise(a, d);
@@ -1508,10 +1545,10 @@ impl<'a> Direct<'a> {
 
     /// The flags for `cond != 0` (a fused compare made here).
     fn cond_flags(&mut self, cond: Value) -> CondSpec {
-        if self.sc.fuse[cond.index()] {
+        if self.sc.v[cond.index()].fuse {
             if let ir::ValueDef::Result(ci, _) = self.f.values[cond.index()].def {
                 let op = &self.f.inst(ci).op;
-                self.sc.uses[cond.index()] = 0;
+                self.sc.v[cond.index()].uses = 0;
                 return self.compare(op);
             }
         }
@@ -1897,7 +1934,7 @@ impl<'a> Direct<'a> {
         let mut done = vec![false; moves.len()];
         // Already in place.
         for (k, &(v, t, fl)) in moves.iter().enumerate() {
-            if self.sc.reg[v.index()] == t && ext(v, fl, self).is_none() {
+            if self.sc.v[v.index()].reg == t && ext(v, fl, self).is_none() {
                 done[k] = true;
                 self.pinned |= 1 << t;
             }
@@ -1944,7 +1981,7 @@ impl<'a> Direct<'a> {
             }
             match ext(v, fl, self) {
                 Some(signed) => {
-                    let s = self.sc.reg[v.index()];
+                    let s = self.sc.v[v.index()].reg;
                     let src = if s != NONE {
                         s
                     } else {
@@ -1979,7 +2016,7 @@ impl<'a> Direct<'a> {
             .collect();
         // The callee's address is read after the arguments are placed: keep it at home.
         if let ir::Callee::Indirect(cv) = c.callee {
-            let r = self.sc.reg[cv.index()];
+            let r = self.sc.v[cv.index()].reg;
             if r != NONE {
                 self.store_home(r);
             }
@@ -1994,7 +2031,7 @@ impl<'a> Direct<'a> {
             if matches!(c.callee, ir::Callee::Indirect(cv) if cv.0 == v) {
                 n += 1;
             }
-            if self.sc.uses[v as usize] > n {
+            if self.sc.v[v as usize].uses > n {
                 self.store_home(r);
             }
         }
@@ -2057,8 +2094,8 @@ impl<'a> Direct<'a> {
                 kind: RelocKind::Plt32,
             }),
             ir::Callee::Indirect(cv) => {
-                if self.sc.reg[cv.index()] != NONE {
-                    let r = self.sc.reg[cv.index()];
+                if self.sc.v[cv.index()].reg != NONE {
+                    let r = self.sc.v[cv.index()].reg;
                     self.i(Inst::Mov {
                         size: Size::S64,
                         src: Rmi::Reg(g(r)),
@@ -2088,14 +2125,14 @@ impl<'a> Direct<'a> {
             let Some(&v) = c.results.get(ri) else { break };
             ri += 1;
             if let Place::Reg(r) = loc.place {
-                if self.sc.uses[v.index()] > 0 {
+                if self.sc.v[v.index()].uses > 0 {
                     let r = place_reg(r);
                     self.bind(v, r);
                 }
             }
         }
         for &v in &c.results {
-            let r = self.sc.reg[v.index()];
+            let r = self.sc.v[v.index()].reg;
             if r != NONE {
                 self.define(v, r);
             }
@@ -2129,7 +2166,7 @@ impl<'a> Direct<'a> {
         let params = &self.f.blocks[bc.block.index()].params;
         for (&a, &p) in bc.args.iter().zip(params.iter()) {
             let dst = self.home_mem(p);
-            let r = self.sc.reg[a.index()];
+            let r = self.sc.v[a.index()].reg;
             if r != NONE {
                 let ty = self.ty(a);
                 self.store_reg(ty, r, dst);
@@ -2154,8 +2191,8 @@ impl<'a> Direct<'a> {
                     });
                 }
                 Remat::No => {
-                    let h = self.sc.home[a.index()];
-                    if h == 0 || !self.sc.in_home[a.index()] {
+                    let h = self.sc.v[a.index()].home;
+                    if h == 0 || !self.sc.v[a.index()].in_home {
                         self.bug("a block argument not at home");
                     }
                     self.i(Inst::Mov {
