@@ -470,6 +470,8 @@ impl<'a> Direct<'a> {
 
     #[inline]
     fn free(&mut self, r: u8) {
+        // (Register numbers are below 32: the mask only spares the bounds checks.)
+        let r = r & 31;
         let v = self.regv[r as usize];
         if v != u32::MAX {
             self.sc.v[v as usize].reg = NONE;
@@ -481,6 +483,7 @@ impl<'a> Direct<'a> {
     #[inline]
     fn bind(&mut self, v: Value, r: u8) {
         self.free(r);
+        let r = r & 31;
         self.regv[r as usize] = v.0;
         self.sc.v[v.index()].reg = r;
         self.occ |= 1 << r;
@@ -582,25 +585,32 @@ impl<'a> Direct<'a> {
     /// One use of `v` done: its register is freed after its last use.
     #[inline]
     fn consume(&mut self, v: Value) {
-        let u = &mut self.sc.v[v.index()].uses;
-        *u = u.saturating_sub(1);
-        if *u == 0 {
-            let r = self.sc.v[v.index()].reg;
-            if r != NONE {
-                self.free(r);
-            }
+        let e = &mut self.sc.v[v.index()];
+        e.uses = e.uses.saturating_sub(1);
+        if e.uses == 0 && e.reg != NONE {
+            // `free(e.reg)`: the register's value is `v` (`bind` keeps the two sides).
+            let r = e.reg & 31;
+            e.reg = NONE;
+            self.regv[r as usize] = u32::MAX;
+            self.occ &= !(1 << r);
         }
     }
 
     /// `v`, just computed in register `r`, is the value of `r` from now on.
     #[inline(always)]
     fn define(&mut self, v: Value, r: u8) {
-        self.bind(v, r);
-        if self.sc.v[v.index()].global {
-            self.define_home(v, r);
+        // `bind`, then `free` again if `v` has no use.
+        self.free(r);
+        let e = &mut self.sc.v[v.index()];
+        let global = e.global;
+        if e.uses != 0 {
+            let r = r & 31;
+            e.reg = r;
+            self.regv[r as usize] = v.0;
+            self.occ |= 1 << r;
         }
-        if self.sc.v[v.index()].uses == 0 {
-            self.free(r);
+        if global {
+            self.define_home(v, r);
         }
     }
 
@@ -1001,7 +1011,7 @@ impl<'a> Direct<'a> {
         let f = self.f;
         let data = f.inst(i);
         if let Some(r) = data.result {
-            if data.op.is_pure() && self.sc.v[r.index()].uses == 0 {
+            if self.sc.v[r.index()].uses == 0 && data.op.is_pure() {
                 // Dead: its operands are used once less.
                 data.op.for_each_operand(|v| self.consume(v));
                 return;
