@@ -298,44 +298,111 @@ impl Lexer {
         }
     }
 
-    /// [`Lexer::next`], with its commonest tokens taken inline, for a caller's loop over
-    /// a file's tokens: an ASCII identifier or a one-byte punctuator, after at most one
-    /// space on the same line. That saves the call and the saving and restoring of the
-    /// many registers `next` needs. Everything else (and these tokens again, from scratch,
-    /// if they turn out to be more) is left to `next`. (Not `next` itself: inlined into
-    /// every caller, it made the preprocessor's per-token path too big to be inlined.)
+    /// Reads on from here the tokens [`Lexer::next`] would give while they are plain ones
+    /// (ASCII identifiers and pp-numbers with nothing after them that `next` must look at,
+    /// punctuators but a `#` starting a directive; between them blanks and newlines), and
+    /// hands each to `take` as (kind, symbol, start, end, text) until it returns false.
+    /// Stops before the first token it does not take or `take` refuses, with the lexer as
+    /// if only the tokens taken had been read (the blanks before that token are read again
+    /// with it, so `next` gives it its flags), having produced no diagnostic. A caller's
+    /// loop over a file's tokens without a `Token` made, a call, or the lexer's state
+    /// stored, per token. (Tokens taken have no flags: their consumer has no use for them.)
     #[inline(always)]
-    pub fn next_inline(&mut self, interner: &mut Interner) -> Token {
-        if !self.at_bol {
-            let text = &*self.text;
-            let mut start = self.pos;
-            let mut fl = 0;
-            let mut b = text.get(start).copied().unwrap_or(0);
+    pub fn plain_run(
+        &mut self,
+        interner: &mut Interner,
+        mut take: impl FnMut(TokKind, Symbol, usize, usize, &[u8]) -> bool,
+    ) {
+        // A directive's line (its newline is a token), a header name after `#include` and
+        // comments kept as tokens are `next`'s.
+        if self.in_directive || self.angle_header || self.opts.keep_comments {
+            return;
+        }
+        let text = &*self.text;
+        let at = |i: usize| text.get(i).copied().unwrap_or(0);
+        let mut pos = self.pos;
+        // No token yet on this line (a `#` here starts a directive).
+        let mut bol = self.at_bol;
+        loop {
+            // Where to come back to if the next token is not taken.
+            let (back, back_bol) = (pos, bol);
+            let mut b = at(pos);
             if b == b' ' {
-                start += 1;
-                fl = flags::PREV_WHITE;
-                b = text.get(start).copied().unwrap_or(0);
+                pos += 1;
+                b = at(pos);
             }
-            let sym = PUNCT1[b as usize];
-            if sym != 0 {
-                if !PUNCT_MORE[text.get(start + 1).copied().unwrap_or(0) as usize] {
-                    self.pos = start + 1;
-                    self.angle_header = false;
-                    return self.token(TokKind::Punct, Symbol(sym as u32), start, fl);
-                }
-            } else if b.is_ascii_alphabetic() || b == b'_' {
-                let (end, key) = scan_word(text, start, false);
-                // (What may continue the identifier or make it a prefix: as in `next`.)
-                if !matches!(text.get(end), Some(b'$' | b'\\' | b'"' | b'\'' | 0x80..)) {
-                    if let Some(key) = key {
-                        self.pos = end;
-                        let sym = interner.intern_short(end - start, key);
-                        return self.token(TokKind::Ident, sym, start, fl);
+            if matches!(b, b' ' | b'\t' | b'\x0b' | b'\x0c' | b'\n') {
+                (pos, bol) = blanks_end(text, pos, bol);
+                b = at(pos);
+            }
+            let start = pos;
+            // Each kind hands its token on by itself, so that `take` is made for it.
+            macro_rules! hand {
+                ($kind:expr, $sym:expr, $end:expr) => {{
+                    let (sym, end) = ($sym, $end);
+                    if !take($kind, sym, start, end, text) {
+                        (pos, bol) = (back, back_bol);
+                        break;
                     }
+                    pos = end;
+                    bol = false;
+                    continue;
+                }};
+            }
+            let one = PUNCT1[b as usize];
+            if one != 0 && !PUNCT_MORE[at(start + 1) as usize] {
+                hand!(TokKind::Punct, Symbol(one as u32), start + 1);
+            }
+            if b.is_ascii_alphabetic() || b == b'_' {
+                let (end, key) = scan_word(text, start, false);
+                // A `$`, a UCN or a UTF-8 byte may continue the identifier, and a quote
+                // may make it a literal's prefix (as in `next`).
+                if matches!(text.get(end), Some(b'$' | b'\\' | b'"' | b'\'' | 0x80..)) {
+                    (pos, bol) = (back, back_bol);
+                    break;
+                }
+                let sym = match key {
+                    Some(key) => interner.intern_short(end - start, key),
+                    None => interner.intern(&text[start..end]),
+                };
+                hand!(TokKind::Ident, sym, end);
+            }
+            if b.is_ascii_digit() {
+                let (end, key) = scan_word(text, start, true);
+                // A sign, a `'`, a UCN, `$` or a UTF-8 byte may continue the number.
+                if matches!(
+                    text.get(end),
+                    Some(b'+' | b'-' | b'\'' | b'\\' | b'$' | 0x80..)
+                ) {
+                    (pos, bol) = (back, back_bol);
+                    break;
+                }
+                let sym = match key {
+                    Some(key) => interner.intern_short(end - start, key),
+                    None => interner.intern(&text[start..end]),
+                };
+                hand!(TokKind::Number, sym, end);
+            }
+            // The longer punctuators; not a comment, a number `.5` or a directive's `#`
+            // (or `%:`). A byte starting none of these is `next`'s.
+            let next = at(start + 1);
+            let i = match b {
+                b'/' if matches!(next, b'*' | b'/') => None,
+                b'.' if next.is_ascii_digit() => None,
+                _ => punct_at(&text[start..]),
+            };
+            match i {
+                Some(i) if !(bol && (i == pi!("#") || i == pi!("%:"))) => {
+                    hand!(TokKind::Punct, punct_sym(i), start + PUNCT_LEN[i] as usize);
+                }
+                _ => {
+                    (pos, bol) = (back, back_bol);
+                    break;
                 }
             }
         }
-        self.next(interner)
+        self.pos = pos;
+        self.at_bol = bol;
     }
 
     /// Reads the next token.
@@ -776,15 +843,16 @@ impl Lexer {
     }
 }
 
-/// `PUNCT1[b]`: the symbol of the one-byte punctuator `b` that [`Lexer::next_inline`]
-/// takes (0: none): all of them but `.` (which may start a number) and `<` (which may
-/// start a header name).
+/// `PUNCT1[b]`: the symbol of the one-byte punctuator `b` that [`Lexer::plain_run`] takes
+/// without a look at more than the next byte (0: none): all of them but `.` (which may
+/// start a number) and `#` (which may start a directive). (`<` starts no header name
+/// there.)
 static PUNCT1: [u8; 256] = {
     let mut t = [0u8; 256];
     let mut i = 0;
     while i < PUNCTUATORS.len() {
         let s = PUNCTUATORS[i].as_bytes();
-        if s.len() == 1 && s[0] != b'.' && s[0] != b'<' {
+        if s.len() == 1 && s[0] != b'.' && s[0] != b'#' {
             t[s[0] as usize] = punct_sym(i).0 as u8;
         }
         i += 1;
@@ -902,6 +970,25 @@ fn scan_word(text: &[u8], start: usize, dot: bool) -> (usize, Option<u64>) {
         return (end, (end == start + 8).then_some(w));
     }
     (ident_end(text, start + 1, dot), None)
+}
+
+/// Where the blanks and newlines from `from` end, and whether a newline was among them (or
+/// `bol` already): for [`Lexer::plain_run`], which passes over them as `next` does. Out of
+/// line: its constants would take registers in that loop, which most tokens leave without
+/// coming here.
+#[inline(never)]
+fn blanks_end(text: &[u8], from: usize, mut bol: bool) -> (usize, bool) {
+    let mut p = from;
+    loop {
+        match text.get(p) {
+            Some(b'\n') => {
+                p += 1;
+                bol = true;
+            }
+            Some(b' ' | b'\t' | b'\x0b' | b'\x0c') => p = blank_end(text, p + 1),
+            _ => return (p, bol),
+        }
+    }
 }
 
 /// Where the run of spaces and tabs from `from` ends.
@@ -1066,8 +1153,7 @@ mod tests {
         let mut lx = Lexer::new(FileId(1), text.into(), LexOptions::default());
         let mut out = Vec::new();
         loop {
-            // (`next_inline` takes the common tokens itself and leaves the rest to `next`.)
-            let t = lx.next_inline(&mut interner);
+            let t = lx.next(&mut interner);
             if t.kind == TokKind::Eof {
                 break;
             }
@@ -1241,31 +1327,38 @@ mod tests {
                         for n in 1..=4 {
                             let want = scan(&buf[..n]);
                             assert_eq!(punct_at(&buf[..n]), want, "{:?}", &buf[..n]);
-                            // `next` and `next_inline` take punctuators their own way:
+                            // `next` and `plain_run` take punctuators their own way:
                             // the same ones, also after a blank and at the very end of
                             // the text.
                             let comment = buf[0] == b'/' && matches!(buf[1], b'*' | b'/');
                             if let (Some(i), false) = (want, comment) {
-                                for (lead, inline) in
+                                for (lead, plain) in
                                     [(&b""[..], false), (b" ", false), (b"", true), (b" ", true)]
                                 {
                                     let text: Vec<u8> = [lead, &buf[..n]].concat();
                                     let mut lx =
                                         Lexer::new(FileId(1), text.into(), LexOptions::default());
                                     lx.at_bol = false;
-                                    let t = if inline {
-                                        lx.next_inline(&mut interner)
+                                    let t = if plain {
+                                        let mut first = None;
+                                        lx.plain_run(&mut interner, |kind, sym, start, end, _| {
+                                            first = Some((kind, sym, start, end));
+                                            false
+                                        });
+                                        // (Refused: the lexer is back before the blank.)
+                                        assert_eq!(lx.pos(), 0);
+                                        let (kind, sym, start, end) = first.unwrap();
+                                        lx.pos = end;
+                                        Token::new(kind, sym, lx.loc(start))
                                     } else {
-                                        lx.next(&mut interner)
+                                        let mut t = lx.next(&mut interner);
+                                        assert_eq!(t.flags, lead.len() as u8);
+                                        t.flags = 0;
+                                        t
                                     };
                                     assert_eq!(
                                         (t.kind, t.sym, t.loc.offset as usize, t.flags),
-                                        (
-                                            TokKind::Punct,
-                                            punct_sym(i),
-                                            lead.len(),
-                                            lead.len() as u8
-                                        ),
+                                        (TokKind::Punct, punct_sym(i), lead.len(), 0),
                                         "{:?}",
                                         &buf[..n]
                                     );
@@ -1279,26 +1372,42 @@ mod tests {
         }
     }
 
-    /// `next_inline` gives the tokens (kinds, spellings, places, flags) and diagnostics
-    /// `next` gives, in and out of directives, with every sort of token and blank.
+    /// `plain_run`, with `next` for what it leaves, gives the tokens (kinds, spellings,
+    /// places; and flags, of those `next` gives) and diagnostics `next` alone gives, in and
+    /// out of directives, with every sort of token and blank, whether `take` takes a token
+    /// or refuses it.
     #[test]
-    fn next_inline_lexes_as_next() {
+    fn plain_run_lexes_as_next() {
         let src = "#define f(x) (x) + 1\n  int a_long_identifier_name = f(b) ;\n\tx=y;z->w\n\
                    #include <a.h>\nq( r ) /* c */ s // d\n  0x1p-3 .5 12ab L\"s\" u8'c' $d é\n\
-                   a\\u00e9 \"open\n k%:%:l<:m:>{}[]~?,;.5 ... @ \x00 end";
+                   a\\u00e9 \"open\n k%:%:l<:m:>{}[]~?,;.5 ... @ \x00 end\n\
+                   \x0b\x0c a  \t b \n\n  %: x\n # y\n z # w ## v 1e+5 1.5e3 x.y 9999999999 \
+                   an_identifier_of_many_bytes+1 a\nb";
         let text = crate::source::clean(src.as_bytes(), false).text;
-        let mut runs = Vec::new();
-        for inline in [false, true] {
+        type Lexed = (TokKind, String, Loc, Option<u8>);
+        let lex = |refuse_every: usize| -> (Vec<Lexed>, Vec<LexDiag>) {
             let mut interner = Interner::new();
             intern_punctuators(&mut interner);
             let mut lx = Lexer::new(FileId(1), text.clone().into(), LexOptions::default());
-            let mut toks = Vec::new();
+            let mut toks: Vec<Lexed> = Vec::new();
+            let mut n = 0;
             loop {
-                let t = if inline {
-                    lx.next_inline(&mut interner)
-                } else {
-                    lx.next(&mut interner)
-                };
+                if refuse_every > 0 {
+                    let mut taken = Vec::new();
+                    lx.plain_run(&mut interner, |kind, sym, start, end, text| {
+                        n += 1;
+                        if n % refuse_every == 0 {
+                            return false;
+                        }
+                        taken.push((kind, sym, start, text[start..end].to_vec()));
+                        true
+                    });
+                    for (kind, sym, start, spelling) in taken {
+                        assert_eq!(interner.get(sym), spelling);
+                        toks.push((kind, interner.str(sym).into_owned(), lx.loc(start), None));
+                    }
+                }
+                let t = lx.next(&mut interner);
                 // As the preprocessor does: a directive's line ends with an `Eod`.
                 if t.kind == TokKind::Punct && t.has(flags::BOL) && t.sym == p::HASH {
                     lx.in_directive = true;
@@ -1306,15 +1415,40 @@ mod tests {
                 if t.kind == TokKind::Ident && interner.get(t.sym) == b"include" {
                     lx.angle_header = true;
                 }
-                toks.push((t.kind, interner.str(t.sym).into_owned(), t.loc, t.flags));
+                toks.push((
+                    t.kind,
+                    interner.str(t.sym).into_owned(),
+                    t.loc,
+                    Some(t.flags),
+                ));
                 if t.kind == TokKind::Eof {
                     break;
                 }
             }
-            runs.push((toks, lx.diags));
+            (toks, lx.diags)
+        };
+        let (want, want_diags) = lex(0);
+        assert!(want.len() > 80);
+        for refuse_every in [1, 2, 3, 5, usize::MAX] {
+            let (got, diags) = lex(refuse_every);
+            assert_eq!(diags, want_diags, "{refuse_every}");
+            assert_eq!(got.len(), want.len(), "{refuse_every}");
+            let mut plain = 0;
+            for (g, w) in got.iter().zip(&want) {
+                assert_eq!((&g.0, &g.1, g.2), (&w.0, &w.1, w.2), "{refuse_every}");
+                match g.3 {
+                    Some(f) => assert_eq!(Some(f), w.3, "{g:?} {refuse_every}"),
+                    None => plain += 1,
+                }
+            }
+            // (Most tokens go the plain way when all are taken.)
+            let least = match refuse_every {
+                1 => 0,
+                usize::MAX => 50,
+                _ => 20,
+            };
+            assert!(plain >= least, "{plain} {refuse_every}");
         }
-        assert_eq!(runs[0], runs[1]);
-        assert!(runs[0].0.len() > 60);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! concatenated here so the parser sees one string.
 
 use crate::diag::{Diagnostic, Level};
-use crate::lex::PUNCTUATORS;
+use crate::lex::{punct_sym, PUNCTUATORS};
 use crate::pp::{Event, Preprocessor, Std};
 use crate::source::Loc;
 use crate::token::{Symbol, TokKind, Token};
@@ -225,7 +225,7 @@ pub enum P {
 }
 
 impl P {
-    pub fn as_str(self) -> &'static str {
+    pub const fn as_str(self) -> &'static str {
         use P::*;
         match self {
             Ellipsis => "...",
@@ -279,27 +279,65 @@ impl P {
         }
     }
 
-    fn from_spelling(s: &str) -> Option<P> {
+    /// The punctuator `s` spells (digraphs as what they stand for).
+    const fn from_spelling(s: &[u8]) -> Option<P> {
         use P::*;
-        Some(match s {
-            "%:%:" => HashHash,
-            "<:" => LBracket,
-            ":>" => RBracket,
-            "<%" => LBrace,
-            "%>" => RBrace,
-            "%:" => Hash,
-            _ => [
-                Ellipsis, ShlAssign, ShrAssign, Arrow, Inc, Dec, Shl, Shr, Le, Ge, EqEq, Ne,
-                AndAnd, OrOr, MulAssign, DivAssign, ModAssign, AddAssign, SubAssign, AndAssign,
-                XorAssign, OrAssign, HashHash, LBracket, RBracket, LParen, RParen, LBrace, RBrace,
-                Dot, Amp, Star, Plus, Minus, Tilde, Bang, Slash, Percent, Lt, Gt, Caret, Pipe,
-                Question, Colon, Semi, Assign, Comma, Hash,
-            ]
-            .into_iter()
-            .find(|p| p.as_str() == s)?,
-        })
+        match s {
+            b"%:%:" => return Some(HashHash),
+            b"<:" => return Some(LBracket),
+            b":>" => return Some(RBracket),
+            b"<%" => return Some(LBrace),
+            b"%>" => return Some(RBrace),
+            b"%:" => return Some(Hash),
+            _ => {}
+        }
+        const ALL: [P; 48] = [
+            Ellipsis, ShlAssign, ShrAssign, Arrow, Inc, Dec, Shl, Shr, Le, Ge, EqEq, Ne, AndAnd,
+            OrOr, MulAssign, DivAssign, ModAssign, AddAssign, SubAssign, AndAssign, XorAssign,
+            OrAssign, HashHash, LBracket, RBracket, LParen, RParen, LBrace, RBrace, Dot, Amp, Star,
+            Plus, Minus, Tilde, Bang, Slash, Percent, Lt, Gt, Caret, Pipe, Question, Colon, Semi,
+            Assign, Comma, Hash,
+        ];
+        let mut i = 0;
+        while i < ALL.len() {
+            let a = ALL[i].as_str().as_bytes();
+            if a.len() == s.len() {
+                let mut k = 0;
+                while k < a.len() && a[k] == s[k] {
+                    k += 1;
+                }
+                if k == a.len() {
+                    return Some(ALL[i]);
+                }
+            }
+            i += 1;
+        }
+        None
     }
 }
+
+/// `PUNCTS[sym]`: the punctuator that the symbol of a punctuator token spells (punctuators
+/// are interned first, in [`PUNCTUATORS`] order, see [`punct_sym`]); None for any other
+/// symbol below 256. With `plain`, also None for `#` and `##` (stray tokens, reported by
+/// the general path). 256 entries: a symbol's low byte indexes it without a check.
+const fn punct_table(plain: bool) -> [Option<P>; 256] {
+    let mut t = [None; 256];
+    let mut i = 0;
+    while i < PUNCTUATORS.len() {
+        let p = P::from_spelling(PUNCTUATORS[i].as_bytes());
+        t[punct_sym(i).0 as usize] = match p {
+            Some(P::Hash | P::HashHash) if plain => None,
+            _ => p,
+        };
+        i += 1;
+    }
+    t
+}
+
+static PUNCTS: [Option<P>; 256] = punct_table(false);
+
+/// [`PUNCTS`] for [`plain`]: without `#` and `##`.
+static PLAIN_PUNCTS: [Option<P>; 256] = punct_table(true);
 
 /// What a C token is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -464,6 +502,13 @@ impl TokLocs {
         }
     }
 
+    /// The file number a [`PackedLoc`] holds for locations in `file`, unless it needs the
+    /// side table.
+    #[inline]
+    pub fn short_file(&self, file: crate::source::FileId) -> Option<u16> {
+        (file.0 < OUTSIDE as u32).then_some(file.0 as u16)
+    }
+
     /// The location a packed one stands for.
     #[inline]
     pub fn loc(&self, p: PackedLoc) -> Loc {
@@ -611,7 +656,6 @@ pub struct Converter {
     /// The keyword each symbol spells, indexed by symbol (keywords are interned early, so
     /// the table is short; a symbol past its end is no keyword).
     keywords: Vec<Option<Kw>>,
-    puncts: Vec<Option<P>>,
     char_signed: bool,
     wchar_bits: u32,
     pub c2x: bool,
@@ -641,10 +685,8 @@ impl Converter {
             }
             keywords[sym] = Some(k);
         }
-        let puncts = PUNCTUATORS.iter().map(|s| P::from_spelling(s)).collect();
         Converter {
             keywords,
-            puncts,
             char_signed: pp.opts.char_signed,
             wchar_bits: if pp.opts.wchar_bits == 0 {
                 32
@@ -678,19 +720,19 @@ impl Converter {
                 Some(t) => t,
                 None => {
                     // Plain tokens straight from the file are converted by `plain` (the
-                    // common case, without the per-token path below); what it does not
-                    // take, and any token when the fast path cannot run, comes here.
+                    // common case, without the per-token path below); the first it does
+                    // not take, and any token when the fast path cannot run, comes here.
                     let keywords = &self.keywords[..];
-                    let puncts = &self.puncts[..];
-                    let fast = pp.plain_tokens(|t, interner| {
-                        plain(
-                            t, interner, keywords, puncts, &mut toks, &mut lits, &mut locs,
-                        )
+                    let (toks, lits) = (&mut toks, &mut lits);
+                    pp.plain_tokens(|file| {
+                        // (A file numbered too high for a token goes the general way.)
+                        let file = locs.short_file(file)?;
+                        Some(move |kind, sym, offset, spelling: &[u8]| {
+                            let ploc = PackedLoc { offset, file };
+                            plain(kind, sym, ploc, spelling, keywords, toks, lits)
+                        })
                     });
-                    match fast {
-                        Some(t) => t,
-                        None => pp.next_token(),
-                    }
+                    pp.next_token()
                 }
             };
             if pp.has_events() {
@@ -719,7 +761,7 @@ impl Converter {
                     continue;
                 }
                 TokKind::Punct => {
-                    let kind = match punct_of(&self.puncts, t.sym) {
+                    let kind = match punct_of(t.sym) {
                         Some(P::Hash | P::HashHash) => {
                             self.stray(pp, &t);
                             T::Other
@@ -1326,11 +1368,10 @@ fn ident_kind(keywords: &[Option<Kw>], sym: Symbol) -> T {
     }
 }
 
-/// The punctuator a punctuator token's symbol spells (`puncts` is indexed by symbol - 1,
-/// the order of [`PUNCTUATORS`]).
+/// The punctuator a punctuator token's symbol spells (see [`PUNCTS`]).
 #[inline(always)]
-fn punct_of(puncts: &[Option<P>], sym: Symbol) -> Option<P> {
-    puncts.get(sym.0 as usize - 1).copied().flatten()
+fn punct_of(sym: Symbol) -> Option<P> {
+    PUNCTS.get(sym.0 as usize).copied().flatten()
 }
 
 /// Converts a plain token read straight from a file (see [`Preprocessor::plain_tokens`]):
@@ -1338,33 +1379,35 @@ fn punct_of(puncts: &[Option<P>], sym: Symbol) -> Option<P> {
 /// False for anything else (the general path of [`Converter::run`] takes it).
 #[inline(always)]
 fn plain(
-    t: &Token,
-    interner: &crate::token::Interner,
+    kind: TokKind,
+    sym: Symbol,
+    ploc: PackedLoc,
+    spelling: &[u8],
     keywords: &[Option<Kw>],
-    puncts: &[Option<P>],
     toks: &mut Vec<Tok>,
     lits: &mut Literals,
-    locs: &mut TokLocs,
 ) -> bool {
-    let kind = match t.kind {
-        TokKind::Ident => ident_kind(keywords, t.sym),
-        TokKind::Punct => match punct_of(puncts, t.sym) {
-            Some(P::Hash | P::HashHash) | None => return false,
+    let kind = match kind {
+        TokKind::Ident => ident_kind(keywords, sym),
+        // (`#` and `##` are none of these: stray, reported by the general path. A
+        // punctuator's symbol is below 256.)
+        TokKind::Punct => match PLAIN_PUNCTS[sym.0 as u8 as usize] {
+            None => return false,
             Some(p) => T::P(p),
         },
         TokKind::Number => {
-            let Some(lit) = plain_int(interner.get(t.sym)) else {
+            let Some(lit) = plain_int(spelling) else {
                 return false;
             };
             let i = lits.ints.len() as u32;
             lits.ints.push(lit);
-            lits.spellings[0].push(t.sym);
-            toks.push(Tok::literal(T::Int, i, locs.pack(t.loc), t.expansion));
+            lits.spellings[0].push(sym);
+            toks.push(Tok::literal(T::Int, i, ploc, 0));
             return true;
         }
         _ => return false,
     };
-    toks.push(Tok::new(kind, t.sym, locs.pack(t.loc), t.expansion));
+    toks.push(Tok::new(kind, sym, ploc, 0));
     true
 }
 
@@ -1528,6 +1571,37 @@ mod tests {
     #[test]
     fn tok_stays_small() {
         assert_eq!(std::mem::size_of::<Tok>(), 16);
+    }
+
+    /// The punctuator tables give each punctuator's symbol what it spells (the plain one
+    /// none for the stray `#` and `##`), and nothing to any other symbol.
+    #[test]
+    fn punct_tables_match_the_spellings() {
+        let digraphs = [
+            ("<:", P::LBracket),
+            (":>", P::RBracket),
+            ("<%", P::LBrace),
+            ("%>", P::RBrace),
+            ("%:", P::Hash),
+            ("%:%:", P::HashHash),
+        ];
+        for (i, s) in PUNCTUATORS.iter().enumerate() {
+            let sym = punct_sym(i).0 as usize;
+            let want = digraphs.iter().find(|d| d.0 == *s).map_or_else(
+                || PUNCTS[sym].unwrap().as_str() == *s,
+                |d| PUNCTS[sym] == Some(d.1),
+            );
+            assert!(want, "{s}");
+            let plain = PLAIN_PUNCTS[sym];
+            if matches!(PUNCTS[sym], Some(P::Hash | P::HashHash)) {
+                assert_eq!(plain, None, "{s}");
+            } else {
+                assert_eq!(plain, PUNCTS[sym], "{s}");
+            }
+        }
+        let n = PUNCTUATORS.len();
+        assert!(PUNCTS[0].is_none() && PUNCTS[n + 1..].iter().all(Option::is_none));
+        assert_eq!(PUNCTS.iter().flatten().count(), n);
     }
 
     /// The fast path's integer constants are exactly what the general path makes of them,

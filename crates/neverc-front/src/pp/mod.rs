@@ -555,64 +555,59 @@ impl Preprocessor {
     }
 
     /// The converter's fast path: reads tokens straight from the current file and hands each
-    /// to `take` while nothing else can come between them (no expansion context, no
-    /// directive, no macro name, no lexer diagnostic, no poisoned names); `take` returns
-    /// false for a token it does not want this way. Returns the first token not taken, as
-    /// [`Preprocessor::next_token`] would give it (directives processed, macros expanded), or
-    /// `None` without reading anything when the fast path cannot start (the caller then
-    /// asks `next_token`). A plain token of the main file costs its lexing, a few
-    /// comparisons and `take`, instead of the whole per-token path once per token.
+    /// to a `take` (kind, symbol, offset in the file, spelling) while nothing else can come
+    /// between them (no expansion context, no directive, no macro name, no lexer
+    /// diagnostic, no poisoned names), until `take` returns false for one. `start` makes
+    /// `take` for the file (or declines to). Stops before the first token not taken,
+    /// unread (see [`Lexer::plain_run`]): [`Preprocessor::next_token`] gives it then. A
+    /// plain token of the main file costs its lexing, a few comparisons and `take`,
+    /// instead of the whole per-token path once per token.
     #[inline]
-    pub fn plain_tokens(
-        &mut self,
-        mut take: impl FnMut(&Token, &Interner) -> bool,
-    ) -> Option<Token> {
+    pub fn plain_tokens<F>(&mut self, start: impl FnOnce(FileId) -> Option<F>)
+    where
+        F: FnMut(TokKind, Symbol, u32, &[u8]) -> bool,
+    {
         if !self.contexts.is_empty()
             || self.eof_pushed_back
             || self.fatal
             || !self.poisoned.is_empty()
             || !self.events.is_empty()
         {
-            return None;
+            return;
         }
-        let frame = self.frames.last_mut()?;
+        let Some(frame) = self.frames.last_mut() else {
+            return;
+        };
         // Outside every conditional of a file that may still have an include guard, the
         // next ordinary token spoils the guard: the general path reads that one. (Inside a
         // conditional, or once spoiled, tokens do not change it, and no directive is read
         // here.)
-        if !frame.announced || (frame.mi != MiState::Spoiled && frame.conds.is_empty()) {
-            return None;
+        if !frame.announced
+            || (frame.mi != MiState::Spoiled && frame.conds.is_empty())
+            || !frame.lexer.diags.is_empty()
+        {
+            return;
         }
-        let t = loop {
-            let t = frame.lexer.next_inline(&mut self.interner);
-            match t.kind {
-                TokKind::Ident
-                    if self.macros.contains_key(&t.sym) && frame.lexer.diags.is_empty() =>
-                {
-                    return Some(self.next_token_expanding(t));
-                }
-                TokKind::Punct
-                    if t.has(flags::BOL) && (t.sym == p::HASH || t.sym == p::HASH_DIGRAPH) =>
-                {
-                    break t;
-                }
-                TokKind::Eof | TokKind::Eod => break t,
-                _ => {}
-            }
-            if !frame.lexer.diags.is_empty() {
-                break t;
-            }
-            if !take(&t, &self.interner) {
-                return Some(t);
-            }
+        let Some(mut take) = start(frame.file) else {
+            return;
         };
-        // A directive, the end of the file, or a token with lexer diagnostics: the rest of
-        // `next_raw_file_level`, then `next_token`'s macro test.
-        let t = match self.file_token(t, false) {
-            Some(t) => t,
-            None => self.next_raw_file_level_slow(false),
-        };
-        Some(self.expand_if_macro(t))
+        let macros = &self.macros;
+        frame
+            .lexer
+            .plain_run(&mut self.interner, |kind, sym, start, end, text| {
+                // A macro's name is expanded by the general path.
+                if kind == TokKind::Ident && macros.contains_key(&sym) {
+                    return false;
+                }
+                // (`get`, which cannot fail here: no check left behind for the tokens whose
+                // spelling `take` does not read.)
+                take(
+                    kind,
+                    sym,
+                    start as u32,
+                    text.get(start..end).unwrap_or_default(),
+                )
+            });
     }
 
     /// [`Preprocessor::next_raw_file_level`] after its first try: the same, in a loop.
