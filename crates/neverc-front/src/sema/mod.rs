@@ -26,7 +26,7 @@ pub struct Typed {
     /// Every ordinary identifier declared, by the index the maps below use.
     pub ords: Vec<Ordinary>,
     /// The declaration each identifier expression names.
-    pub refs: SideTable<ExprId, u32>,
+    pub refs: Refs,
     /// The entry each declarator of a declaration introduced: (declaration, index in its
     /// list) to entry.
     pub decl_ords: DeclOrds,
@@ -43,9 +43,8 @@ pub struct Typed {
     pub generic_choice: FxHashMap<ExprId, ExprId>,
 }
 
-/// A side table keyed by a dense index (an expression, an entry of `ords`): a vector of
-/// slots, so a lookup is an index, not a hash (sema fills one per identifier expression).
-/// The map-like methods keep the callers (irgen's `refs.get(&e)`) as they were.
+/// A side table keyed by a dense index (an entry of `ords`, a symbol, a type name): a
+/// vector of slots, so a lookup is an index, not a hash.
 #[derive(Clone, Debug)]
 pub struct SideTable<K, V> {
     slots: Vec<Option<V>>,
@@ -86,34 +85,64 @@ impl<K, V> Default for SideTable<K, V> {
     }
 }
 
-impl<K: DenseKey> SideTable<K, u32> {
-    /// A table with an (empty) slot for each of the first `n` keys: inserting one of
-    /// those needs no growth check's slow path. The slots are zeroed memory, which the
-    /// allocator hands out without touching it when it was never used (`vec![None; n]`
-    /// would write every slot: two megabytes on the benchmark).
-    pub fn with_slots(n: usize) -> Self {
-        // All-zero bytes are `None`.
-        const _: () =
-            assert!(unsafe { std::mem::transmute::<[u32; 2], Option<u32>>([0, 0]) }.is_none());
-        let zeroed = std::mem::ManuallyDrop::new(vec![[0u32; 2]; n]);
-        let (ptr, len, cap) = (zeroed.as_ptr(), zeroed.len(), zeroed.capacity());
-        // SAFETY: `[u32; 2]` and `Option<u32>` have the same size and alignment (so the
-        // allocation is freed with the layout it was made with), and every element is the
-        // all-zero `None`; the vector is not used through `zeroed` any more.
-        let slots = unsafe { Vec::from_raw_parts(ptr as *mut Option<u32>, len, cap) };
-        SideTable {
-            slots,
-            _key: std::marker::PhantomData,
+/// The entry each identifier expression names, by expression: a `u32` per expression, 0
+/// for none and [`Refs::ENTRY0`] for entry 0 (the first predeclared typedef, which the
+/// parser lets through as an operand: `1 + __builtin_va_list`). An `Option<u32>` per
+/// expression was twice the memory: the table has a slot for every expression of the
+/// unit, two megabytes on the benchmark, and a quarter of the expressions are
+/// identifiers, so every page is touched.
+/// The map-like methods keep the callers (irgen's `refs.get(&e)`) as they were.
+#[derive(Clone, Debug, Default)]
+pub struct Refs {
+    entries: Vec<u32>,
+}
+
+impl Refs {
+    /// How entry 0 is recorded (no unit has this many entries).
+    const ENTRY0: u32 = u32::MAX;
+
+    /// A table with room for the first `n` expressions: zeroed memory (`vec![0; n]` asks
+    /// for it), which the allocator hands out without touching it when it was never used.
+    fn with_slots(n: usize) -> Self {
+        Refs {
+            entries: vec![0; n],
         }
+    }
+    #[inline]
+    pub fn get(&self, e: &ExprId) -> Option<&u32> {
+        static ZERO: u32 = 0;
+        let o = self.entries.get(e.0 as usize).filter(|o| **o != 0)?;
+        Some(if *o == Self::ENTRY0 { &ZERO } else { o })
+    }
+    pub fn contains_key(&self, e: &ExprId) -> bool {
+        self.get(e).is_some()
+    }
+    #[inline]
+    pub fn insert(&mut self, e: ExprId, o: u32) {
+        debug_assert!(o != Self::ENTRY0);
+        let o = if o == 0 { Self::ENTRY0 } else { o };
+        match self.entries.get_mut(e.0 as usize) {
+            Some(slot) => *slot = o,
+            None => self.insert_slow(e, o),
+        }
+    }
+
+    #[inline(never)]
+    fn insert_slow(&mut self, e: ExprId, o: u32) {
+        let i = e.0 as usize;
+        self.entries.resize((i + 1).max(self.entries.len() * 2), 0);
+        self.entries[i] = o;
     }
 }
 
-const _: () = assert!(
-    std::mem::size_of::<[u32; 2]>() == std::mem::size_of::<Option<u32>>()
-        && std::mem::align_of::<[u32; 2]>() == std::mem::align_of::<Option<u32>>()
-);
+impl std::ops::Index<&ExprId> for Refs {
+    type Output = u32;
+    fn index(&self, e: &ExprId) -> &u32 {
+        self.get(e).expect("no entry in the side table")
+    }
+}
 
-/// `n` slots of [`TypeId::ERROR`], from zeroed memory (see [`SideTable::with_slots`]):
+/// `n` slots of [`TypeId::ERROR`], from zeroed memory (see [`Refs::with_slots`]):
 /// `vec![TypeId::ERROR; n]` would write every one (a megabyte on the benchmark).
 fn error_types(n: usize) -> Vec<TypeId> {
     const _: () = assert!(TypeId::ERROR.0 == 0);
@@ -344,7 +373,7 @@ pub struct Sema<'a> {
     /// `Sema::never_constant`).
     pub(crate) not_const: Vec<u64>,
     pub(crate) ords: Vec<Ordinary>,
-    pub(crate) refs: SideTable<ExprId, u32>,
+    pub(crate) refs: Refs,
     pub(crate) decl_ords: DeclOrds,
     pub(crate) functions: FxHashMap<DeclId, (u32, Vec<Option<u32>>)>,
     pub(crate) nested: crate::token::FxHashSet<DeclId>,
@@ -487,7 +516,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         // are never touched): the benchmark (with or without its 30 headers) has about
         // 2.5 entries per declaration and one constant value per 9 expressions.
         ords: Vec::with_capacity(ast.decls.len() * 3),
-        refs: SideTable::with_slots(ast.exprs.len()),
+        refs: Refs::with_slots(ast.exprs.len()),
         decl_ords: DeclOrds::new(ast.decls.len()),
         functions: FxHashMap::default(),
         nested: Default::default(),
