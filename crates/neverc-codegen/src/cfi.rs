@@ -212,11 +212,8 @@ pub fn write_eh_frame(
     if frames.is_empty() {
         return Ok(None);
     }
-    let mut table = FrameTable::default();
-    let cie = table.add_cie(match module.target().arch {
-        crate::object_file::ObjArch::AArch64 => aarch64_cie(),
-        _ => x86_64_cie(),
-    });
+    // Per frame: the label at the function's start its FDE's pointer is relocated against.
+    let mut starts = Vec::with_capacity(frames.len());
     for f in frames {
         let (section, _) = module.symbol_location(f.func_sym).ok_or_else(|| {
             format!(
@@ -224,16 +221,9 @@ pub fn write_eh_frame(
                 module.symbol_name(f.func_sym)
             )
         })?;
-        let start = module.label(section, f.start as u64);
-        let mut fde = FrameDescriptionEntry::new(
-            Address::Symbol {
-                symbol: start.0 as usize,
-                addend: 0,
-            },
-            f.len,
-        );
+        starts.push(module.label(section, f.start as u64));
         let mut last = 0;
-        for &(off, op) in &f.ops {
+        for &(off, _) in &f.ops {
             if off < last || off > f.len {
                 return Err(format!(
                     "CFA op at offset {off} out of order or past the end of `{}`",
@@ -241,13 +231,46 @@ pub fn write_eh_frame(
                 ));
             }
             last = off;
+        }
+    }
+    let aarch64 = module.target().arch == crate::object_file::ObjArch::AArch64;
+    let big_endian = module.target().big_endian;
+    let w = if !aarch64 && !big_endian && frames.iter().all(plain_frame) {
+        plain_eh_frame(frames, &starts)?
+    } else {
+        gimli_eh_frame(aarch64, big_endian, frames, &starts)?
+    };
+    let sec = module.add_section(".eh_frame", SectionKind::EhFrame, 8);
+    let base = module.append(sec, &w.bytes, 8);
+    module.add_fixups(sec, base, &w.relocs);
+    Ok(Some(sec))
+}
+
+/// The section through `gimli::write` (any target, any ops).
+fn gimli_eh_frame(
+    aarch64: bool,
+    big_endian: bool,
+    frames: &[FrameDescription],
+    starts: &[SymId],
+) -> Result<RelocWriter, String> {
+    let mut table = FrameTable::default();
+    let cie = table.add_cie(if aarch64 { aarch64_cie() } else { x86_64_cie() });
+    for (f, start) in frames.iter().zip(starts) {
+        let mut fde = FrameDescriptionEntry::new(
+            Address::Symbol {
+                symbol: start.0 as usize,
+                addend: 0,
+            },
+            f.len,
+        );
+        for &(off, op) in &f.ops {
             for ins in instructions(op) {
                 fde.add_instruction(off, ins);
             }
         }
         table.add_fde(cie, fde);
     }
-    let endian = if module.target().big_endian {
+    let endian = if big_endian {
         RunTimeEndian::Big
     } else {
         RunTimeEndian::Little
@@ -258,9 +281,128 @@ pub fn write_eh_frame(
         relocs: Vec::new(),
     });
     table.write_eh_frame(&mut eh).map_err(gimli_err)?;
-    let w = eh.0;
-    let sec = module.add_section(".eh_frame", SectionKind::EhFrame, 8);
-    let base = module.append(sec, &w.bytes, 8);
-    module.add_fixups(sec, base, &w.relocs);
-    Ok(Some(sec))
+    Ok(eh.0)
+}
+
+/// A frame of the usual x86-64 shape only (`push %rbp; mov %rsp, %rbp ... leave`): what
+/// [`plain_eh_frame`] encodes itself.
+fn plain_frame(f: &FrameDescription) -> bool {
+    f.len <= i32::MAX as u32
+        && f.ops
+            .iter()
+            .all(|(_, op)| matches!(op, CfaOp::PushRbp | CfaOp::MovRspRbp | CfaOp::AfterLeave))
+}
+
+/// The x86-64 section of frames that are all [`plain_frame`]s, encoded directly: the same
+/// bytes and relocations as [`gimli_eh_frame`] (the CIE is gimli's own; each FDE is
+/// written as gimli writes it), without building gimli's table of instructions first.
+fn plain_eh_frame(frames: &[FrameDescription], starts: &[SymId]) -> Result<RelocWriter, String> {
+    // The CIE: gimli's bytes for it (from a table holding it and one empty FDE).
+    let mut w = gimli_eh_frame(
+        false,
+        false,
+        &[FrameDescription {
+            func_sym: SymId(0),
+            start: 0,
+            len: 0,
+            ops: Vec::new(),
+        }],
+        &[SymId(0)],
+    )?;
+    let cie_len = 4 + u32::from_le_bytes(w.bytes[..4].try_into().expect("4 bytes")) as usize;
+    w.bytes.truncate(cie_len);
+    w.relocs.clear();
+    w.bytes.reserve(frames.len() * 32);
+    for (f, start) in frames.iter().zip(starts) {
+        let b = &mut w.bytes;
+        let length_at = b.len();
+        // Length (patched below), CIE pointer (back to offset 0 from this field), pc_begin
+        // (a pc-relative relocation, the field zero), pc_range, augmentation data length 0.
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&((length_at + 4) as u32).to_le_bytes());
+        w.relocs.push(Fixup {
+            offset: b.len() as u32,
+            sym: *start,
+            kind: RelocKind::Pc32,
+            addend: 0,
+        });
+        b.extend_from_slice(&[0; 4]);
+        b.extend_from_slice(&f.len.to_le_bytes());
+        b.push(0);
+        let mut prev = 0;
+        for &(off, op) in &f.ops {
+            // DW_CFA_advance_loc (delta in the low 6 bits), advance_loc1, 2 or 4.
+            let delta = off - prev;
+            if delta == 0 {
+            } else if delta < 0x40 {
+                b.push(0x40 | delta as u8);
+            } else if delta < 0x100 {
+                b.extend_from_slice(&[0x02, delta as u8]);
+            } else if delta < 0x10000 {
+                b.push(0x03);
+                b.extend_from_slice(&(delta as u16).to_le_bytes());
+            } else {
+                b.push(0x04);
+                b.extend_from_slice(&delta.to_le_bytes());
+            }
+            prev = off;
+            match op {
+                // DW_CFA_def_cfa_offset 16; DW_CFA_offset rbp, 2 (x -8 = CFA-16).
+                CfaOp::PushRbp => b.extend_from_slice(&[0x0e, 16, 0x80 | RBP as u8, 2]),
+                // DW_CFA_def_cfa_register rbp.
+                CfaOp::MovRspRbp => b.extend_from_slice(&[0x0d, RBP as u8]),
+                // DW_CFA_def_cfa rsp, 8.
+                CfaOp::AfterLeave => b.extend_from_slice(&[0x0c, RSP as u8, 8]),
+                _ => unreachable!("not a plain frame"),
+            }
+        }
+        // DW_CFA_nop up to a multiple of 8 bytes, length field included.
+        while (b.len() - length_at) % 8 != 0 {
+            b.push(0);
+        }
+        let len = (b.len() - length_at - 4) as u32;
+        b[length_at..length_at + 4].copy_from_slice(&len.to_le_bytes());
+    }
+    Ok(w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The direct encoding of plain frames gives gimli's bytes and relocations, over every
+    /// advance form (none, 6-bit, 1, 2 and 4 bytes) and every padding length.
+    #[test]
+    fn plain_frames_are_encoded_as_gimli_encodes_them() {
+        let mut frames = Vec::new();
+        let gaps = [0u32, 1, 3, 63, 64, 255, 256, 65535, 65536, 100_000];
+        for (k, &a) in gaps.iter().enumerate() {
+            for &b in &gaps[k % 3..] {
+                let (p, m) = (a, a + b);
+                let mut ops = vec![(p, CfaOp::PushRbp), (m, CfaOp::MovRspRbp)];
+                if b % 2 == 0 {
+                    ops.push((m + gaps[k / 2], CfaOp::AfterLeave));
+                }
+                let len = ops.last().unwrap().0 + b % 7;
+                frames.push(FrameDescription {
+                    func_sym: SymId(frames.len() as u32),
+                    start: 16 * frames.len() as u32,
+                    len,
+                    ops,
+                });
+            }
+        }
+        frames.push(FrameDescription {
+            func_sym: SymId(0),
+            start: 0,
+            len: 5,
+            ops: Vec::new(),
+        });
+        let starts: Vec<SymId> = (0..frames.len() as u32).map(|i| SymId(1000 + i)).collect();
+        assert!(frames.iter().all(plain_frame));
+        let fast = plain_eh_frame(&frames, &starts).unwrap();
+        let slow = gimli_eh_frame(false, false, &frames, &starts).unwrap();
+        assert_eq!(fast.bytes, slow.bytes);
+        assert_eq!(fast.relocs, slow.relocs);
+    }
 }
