@@ -354,6 +354,10 @@ impl Lexer {
                 hand!(TokKind::Punct, Symbol(one as u32), start + 1);
             }
             if b.is_ascii_alphabetic() || b == b'_' {
+                // Most identifiers are one letter: told by the byte after it alone.
+                if ENDS_WORD[at(start + 1) as usize] {
+                    hand!(TokKind::Ident, interner.intern_byte(b), start + 1);
+                }
                 let (end, key) = scan_word(text, start, false);
                 // A `$`, a UCN or a UTF-8 byte may continue the identifier, and a quote
                 // may make it a literal's prefix (as in `next`).
@@ -856,6 +860,20 @@ static PUNCT1: [u8; 256] = {
             t[s[0] as usize] = punct_sym(i).0 as u8;
         }
         i += 1;
+    }
+    t
+};
+
+/// Bytes after which an identifier ends, with nothing for [`Lexer::next`] to look at: not a
+/// letter, digit or `_`, nor a `$`, `\\`, quote or UTF-8 byte (see `next`); 0 stands for the
+/// end of the text too.
+static ENDS_WORD: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        t[b] = !(c.is_ascii_alphanumeric() || matches!(c, b'_' | b'$' | b'\\' | b'"' | b'\''));
+        b += 1;
     }
     t
 };
@@ -1382,7 +1400,7 @@ mod tests {
                    #include <a.h>\nq( r ) /* c */ s // d\n  0x1p-3 .5 12ab L\"s\" u8'c' $d é\n\
                    a\\u00e9 \"open\n k%:%:l<:m:>{}[]~?,;.5 ... @ \x00 end\n\
                    \x0b\x0c a  \t b \n\n  %: x\n # y\n z # w ## v 1e+5 1.5e3 x.y 9999999999 \
-                   an_identifier_of_many_bytes+1 a\nb";
+                   an_identifier_of_many_bytes+1 a\nb L'x' b$ c\\u00e9 d\"e\" _é f";
         let text = crate::source::clean(src.as_bytes(), false).text;
         type Lexed = (TokKind, String, Loc, Option<u8>);
         let lex = |refuse_every: usize| -> (Vec<Lexed>, Vec<LexDiag>) {

@@ -59,6 +59,10 @@ pub struct Interner {
     /// equal tags of short spellings mean equal lengths; the slot index comes from the
     /// bits above.
     table: Vec<(u32, u32)>,
+    /// `single[b]`: the symbol of the one-byte spelling `b` (ASCII) plus one, 0 while not
+    /// asked for through [`Interner::intern_byte`]: one-letter identifiers are most of a
+    /// typical file's, and this saves them the hash and the probe.
+    single: [u32; 128],
 }
 
 impl Default for Interner {
@@ -72,6 +76,7 @@ impl Default for Interner {
             bounds,
             keys,
             table: vec![(0, 0); 1 << 13],
+            single: [0; 128],
         }
     }
 }
@@ -234,6 +239,23 @@ impl Interner {
             return Symbol(id - 1);
         }
         self.insert(&key.to_le_bytes()[..n], t, slot)
+    }
+
+    /// Interns the one-byte spelling `b` (ASCII).
+    #[inline(always)]
+    pub fn intern_byte(&mut self, b: u8) -> Symbol {
+        debug_assert!(b < 128);
+        match self.single[b as usize & 127] {
+            0 => self.intern_byte_first(b),
+            s => Symbol(s - 1),
+        }
+    }
+
+    #[inline(never)]
+    fn intern_byte_first(&mut self, b: u8) -> Symbol {
+        let sym = self.intern_short(1, b as u64);
+        self.single[b as usize & 127] = sym.0 + 1;
+        sym
     }
 
     /// Interns `text[start..end]`, reading it a word at a time where `text` goes on at
@@ -439,6 +461,14 @@ mod tests {
             if s.len() <= 8 {
                 assert_eq!(interner.intern_short(s.len(), short_key(s)), sym, "{s:?}");
             }
+        }
+        // `intern_byte`: the same symbols, whether the byte was interned another way first
+        // (asked twice: the second answer comes from its table), or first this way.
+        for b in 0..128u8 {
+            let sym = interner.intern_byte(b);
+            assert_eq!(interner.intern_byte(b), sym);
+            assert_eq!(interner.get(sym), [b]);
+            assert_eq!(interner.intern(&[b]), sym);
         }
         let fresh = interner.intern_short(3, u64::from_le_bytes(*b"new\0\0\0\0\0"));
         assert_eq!(interner.get(fresh), b"new");
