@@ -368,6 +368,25 @@ impl<'a> Gen<'a> {
         self.t.types.decay(t)
     }
 
+    /// [`decayed_type`](Self::decayed_type) of `e`, with `e` without its parentheses.
+    #[inline(always)]
+    fn operand_type(&mut self, e: ExprId) -> (TypeId, &'a neverc_front::parse::ast::Expr) {
+        let t = self.expr_type(e);
+        let mut ex = self.ast.expr(e);
+        while let ExprKind::Paren(y) = ex.kind {
+            ex = self.ast.expr(y);
+        }
+        if let ExprKind::Member { .. } = ex.kind {
+            // (The id of the member expression, for decayed_member_type.)
+            let mut x = e;
+            while let ExprKind::Paren(y) = self.ast.expr(x).kind {
+                x = y;
+            }
+            return (self.decayed_member_type(t, x), ex);
+        }
+        (self.t.types.decay(t), ex)
+    }
+
     /// [`decayed_type`](Self::decayed_type) of member access `x` of type `t`.
     #[inline(never)]
     fn decayed_member_type(&mut self, t: TypeId, x: ExprId) -> TypeId {
@@ -714,19 +733,25 @@ impl<'a> Gen<'a> {
             if let Some(&o) = self.t.refs.get(&e) {
                 self.cur_loc = ex.loc;
                 let ty = self.expr_type(e);
-                let oty = self.t.ords[o as usize].ty;
-                let volatile = (self.t.types.quals(ty) | self.t.types.quals(oty)) & VOLATILE != 0;
-                let base = self.object_addr(o);
-                return Lv {
-                    base,
-                    off: 0,
-                    bits: None,
-                    ty,
-                    volatile,
-                };
+                return self.ident_lvalue(o, ty);
             }
         }
         self.lvalue_general(e)
+    }
+
+    /// The lvalue of an identifier of type `ty` naming entry `o`.
+    #[inline(always)]
+    fn ident_lvalue(&mut self, o: u32, ty: TypeId) -> Lv {
+        let oty = self.t.ords[o as usize].ty;
+        let volatile = (self.t.types.quals(ty) | self.t.types.quals(oty)) & VOLATILE != 0;
+        let base = self.object_addr(o);
+        Lv {
+            base,
+            off: 0,
+            bits: None,
+            ty,
+            volatile,
+        }
     }
 
     #[inline(never)]
@@ -1342,14 +1367,52 @@ impl<'a> Gen<'a> {
             }
             e = x;
         };
-        match &ex.kind {
-            ExprKind::Paren(x) => self.rvalue(*x),
+        // The leaves and the arithmetic (most expressions) here; the rest in a function
+        // of its own, whose large frame these do not need.
+        match ex.kind {
             ExprKind::Ident(_) => {
                 if let Some(&o) = self.t.refs.get(&e) {
                     if let OrdKind::EnumConst(v) = self.t.ords[o as usize].kind {
                         return Rv::Scalar(self.int_const(ty, v));
                     }
+                    // (`lvalue`'s own path for a variable, with what is known here.)
+                    let lv = self.ident_lvalue(o, ty);
+                    return self.load(lv);
                 }
+                let lv = self.lvalue(e);
+                self.load(lv)
+            }
+            ExprKind::Int(i) if !self.ast.lits.ints[i as usize].imaginary => {
+                // (What `const_int` gives a literal sema did not record.)
+                let v = match self.t.values.get(&e) {
+                    Some(&v) => v,
+                    None => {
+                        let v = self.ast.lits.ints[i as usize].value as i128;
+                        crate::consts::wrap(self, ty, v)
+                    }
+                };
+                Rv::Scalar(self.int_const(ty, v))
+            }
+            ExprKind::Binary(op, a, b) => {
+                let r = self.binary_expr(e, op, a, b);
+                self.narrow_to_bitfield(e, r)
+            }
+            _ => self.rvalue_other(e, ex, ty),
+        }
+    }
+
+    /// [`rvalue_inner`](Self::rvalue_inner) of an expression `ex` (`e`, of type `ty`)
+    /// other than an identifier, a binary operator or parentheses.
+    #[inline(never)]
+    fn rvalue_other(
+        &mut self,
+        e: ExprId,
+        ex: &'a neverc_front::parse::ast::Expr,
+        ty: TypeId,
+    ) -> Rv {
+        match &ex.kind {
+            ExprKind::Paren(x) => self.rvalue(*x),
+            ExprKind::Ident(_) => {
                 let lv = self.lvalue(e);
                 self.load(lv)
             }
@@ -1531,10 +1594,26 @@ impl<'a> Gen<'a> {
 
     #[inline(always)]
     fn is_imaginary(&self, e: ExprId) -> bool {
-        match self.strip_parens(e).kind {
+        self.imaginary_literal(self.strip_parens(e))
+    }
+
+    /// Whether `ex` (without parentheses) is an imaginary literal.
+    #[inline(always)]
+    fn imaginary_literal(&self, ex: &neverc_front::parse::ast::Expr) -> bool {
+        match ex.kind {
             ExprKind::Float(i) => self.ast.lits.floats[i as usize].imaginary,
             ExprKind::Int(i) => self.ast.lits.ints[i as usize].imaginary,
             _ => false,
+        }
+    }
+
+    /// The value of `e`, of an integer type after promotion (no array or function to
+    /// decay): [`scalar`](Self::scalar) without the decay check.
+    #[inline(always)]
+    fn int_operand(&mut self, e: ExprId) -> Value {
+        match self.rvalue_inner(e) {
+            Rv::Scalar(v) => v,
+            _ => self.not_scalar(e),
         }
     }
 
@@ -1871,18 +1950,19 @@ impl<'a> Gen<'a> {
                 Rv::Scalar(self.b().conv(ConvOp::Zext, r, Type::I32))
             }
             _ => {
-                let at = self.decayed_type(a);
-                let bt = self.decayed_type(b);
+                let (at, xa) = self.operand_type(a);
+                let (bt, xb) = self.operand_type(b);
                 // Operands of the result's own integer type (most arithmetic): none of the
                 // checks below applies but the imaginary literals'.
                 if at == ty
                     && bt == ty
                     && matches!(self.t.types.kind(ty), Kind::Int(_))
-                    && !self.is_imaginary(a)
-                    && !self.is_imaginary(b)
+                    && !self.imaginary_literal(xa)
+                    && !self.imaginary_literal(xb)
                 {
-                    let av = self.scalar(a);
-                    let bv = self.scalar(b);
+                    // (Of an integer type, so neither decays: `rvalue` is `rvalue_inner`.)
+                    let av = self.int_operand(a);
+                    let bv = self.int_operand(b);
                     return Rv::Scalar(self.arith(op, av, at, bv, bt, ty));
                 }
                 if self.t.types.is_vector(at) || self.t.types.is_vector(bt) {
