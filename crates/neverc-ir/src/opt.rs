@@ -452,16 +452,35 @@ pub struct FunctionRefs {
 pub fn function_refs(f: &Function, out: &mut Vec<Sym>) {
     for b in &f.blocks {
         for &i in &b.insts {
-            match &f.inst(i).op {
-                Op::SymAddr { sym, .. } => out.push(*sym),
-                Op::Call(c) => {
-                    if let Callee::Direct(sym) = c.callee {
-                        out.push(sym)
-                    }
-                }
-                _ => {}
+            inst_refs(&f.inst(i).op, out);
+        }
+    }
+}
+
+/// [`function_refs`] of a function as a [`FunctionBuilder`](crate::builder::FunctionBuilder)
+/// made it, before any pass: each of its instructions is in a block, so its table of
+/// instructions is walked straight (the same symbols, in the order they were made).
+pub fn built_function_refs(f: &Function, out: &mut Vec<Sym>) {
+    debug_assert_eq!(
+        f.blocks.iter().map(|b| b.insts.len()).sum::<usize>(),
+        f.insts.len(),
+        "an instruction outside the blocks"
+    );
+    for d in &f.insts {
+        inst_refs(&d.op, out);
+    }
+}
+
+#[inline(always)]
+fn inst_refs(op: &Op, out: &mut Vec<Sym>) {
+    match op {
+        Op::SymAddr { sym, .. } => out.push(*sym),
+        Op::Call(c) => {
+            if let Callee::Direct(sym) = c.callee {
+                out.push(sym)
             }
         }
+        _ => {}
     }
 }
 

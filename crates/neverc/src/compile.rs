@@ -588,7 +588,7 @@ fn compile_streaming(
         use neverc_abi::callconv::is_custom;
         custom |= is_custom(&f.plan) || f.plans.iter().any(is_custom);
         let mut refs = Vec::new();
-        neverc_ir::opt::function_refs(f, &mut refs);
+        neverc_ir::opt::built_function_refs(f, &mut refs);
         let facts = refs
             .iter()
             .chain([&f.sym])
