@@ -65,20 +65,17 @@ impl<'a> Gen<'a> {
             StmtKind::LocalLabels(_) => {}
             StmtKind::Expr(Some(e)) => self.effect(*e),
             StmtKind::Expr(None) => {}
-            StmtKind::If(c, t, e)
-                if self.const_int(*c).is_some() && self.foldable_if(*c, *t, *e) =>
-            {
-                // A constant condition (as gcc folds at -O0): only the arm taken.
-                let taken = if self.const_int(*c) != Some(0) {
-                    Some(*t)
-                } else {
-                    *e
-                };
-                if let Some(s) = taken {
-                    self.stmt(s);
-                }
-            }
             StmtKind::If(c, t, e) => {
+                // (Asked once: evaluating a condition that is not constant walks all of it.)
+                let k = self.const_int(*c);
+                if k.is_some() && self.foldable_if(*c, *t, *e) {
+                    // A constant condition (as gcc folds at -O0): only the arm taken.
+                    let taken = if k != Some(0) { Some(*t) } else { *e };
+                    if let Some(s) = taken {
+                        self.stmt(s);
+                    }
+                    return;
+                }
                 let tb = self.b().new_block();
                 let eb = self.b().new_block();
                 let done = if e.is_some() {
@@ -86,7 +83,7 @@ impl<'a> Gen<'a> {
                 } else {
                     eb
                 };
-                match self.const_int(*c) {
+                match k {
                     // A constant condition with labels in the other arm: both arms are
                     // generated, but only the taken one is reached from here.
                     Some(k) => self.b().jump(if k != 0 { tb } else { eb }, vec![]),
@@ -589,7 +586,11 @@ impl<'a> Gen<'a> {
                 self.vla(o, ty, al.unwrap_or(1));
                 continue;
             }
-            if self.t.types.size_align(ty).is_none() {
+            // (An integer or a pointer, most locals, has a size: the table's layout walk
+            // is for the others.)
+            if !matches!(self.t.types.kind(ty), Kind::Int(_) | Kind::Pointer(_))
+                && self.t.types.size_align(ty).is_none()
+            {
                 let what = format!("objects of {}", self.unsized_kind(ty));
                 self.refuse(id.decl.loc, what);
                 continue;
