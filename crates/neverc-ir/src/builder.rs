@@ -205,6 +205,15 @@ impl FunctionBuilder {
         self.func.plans.push(plan);
         PlanId(self.func.plans.len() as u32 - 1)
     }
+    /// As [`add_plan`](Self::add_plan), cloning `plan` only when the function does not
+    /// have it yet.
+    pub fn add_plan_ref(&mut self, plan: &CallPlan) -> PlanId {
+        if let Some(i) = self.func.plans.iter().position(|p| p == plan) {
+            return PlanId(i as u32);
+        }
+        self.func.plans.push(plan.clone());
+        PlanId(self.func.plans.len() as u32 - 1)
+    }
 
     /// The current block ends in a terminator: nothing more may be added to it.
     #[inline]

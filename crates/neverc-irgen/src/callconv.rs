@@ -265,6 +265,52 @@ impl<'a> Gen<'a> {
         }
     }
 
+    /// [`plan_for`](Self::plan_for) of the signature of result `ret`, parameters
+    /// `params` and `named` (see [`signature`](Self::signature)): None when those types
+    /// have no signature (nothing reported), Some(None) after an error (reported). A
+    /// standard plan is found by the types when they were asked about before.
+    pub(crate) fn plan_by_types(
+        &mut self,
+        o: Option<u32>,
+        ret: TypeId,
+        params: &[TypeId],
+        named: Option<usize>,
+        at: Loc,
+    ) -> Option<Option<std::rc::Rc<CallPlan>>> {
+        let mut key = std::mem::take(&mut self.plan_key);
+        key.clear();
+        key.push(ret.0);
+        key.push(named.map_or(0, |n| n as u32 + 1));
+        key.extend(params.iter().map(|t| t.0));
+        let found = self.plans_by_types.get(key.as_slice()).cloned();
+        let r = match found {
+            // (As plan_for, which asks the choice first.)
+            Some(p) if self.is_standard(o) => Some(Some(p)),
+            _ => match self.signature(ret, params, named) {
+                None => None,
+                Some(sig) => {
+                    let plan = self.plan_for(o, &sig, at).map(std::rc::Rc::new);
+                    if let Some(p) = &plan {
+                        if self.is_standard(o) {
+                            self.plans_by_types.insert(key.clone(), p.clone());
+                        }
+                    }
+                    Some(plan)
+                }
+            },
+        };
+        self.plan_key = key;
+        r
+    }
+
+    /// Whether calls of `o` (None: through a pointer) follow the standard convention.
+    fn is_standard(&mut self, o: Option<u32>) -> bool {
+        match o {
+            Some(o) => matches!(self.cc_choice(o), CcChoice::Standard),
+            None => true,
+        }
+    }
+
     /// The plan of function `o`'s entry, or of a direct call to it, for `sig`; `None`
     /// after an error (reported). `at`: where the call or definition is.
     pub(crate) fn plan_for(

@@ -2506,10 +2506,6 @@ impl<'a> Gen<'a> {
             let _ = o;
         }
         let named = named.map(|n| n + nested_env.is_some() as usize);
-        let Some(sig) = self.signature(ret, &arg_tys, named) else {
-            self.refuse(ex.loc, "a call with these argument types");
-            return Rv::Void;
-        };
         // A direct call takes its callee's plan (which may be of a custom convention);
         // a call through a pointer the standard one.
         let direct = match self.ex(f).kind {
@@ -2519,8 +2515,13 @@ impl<'a> Gen<'a> {
             _ => None,
         };
         let plan_owner = direct.filter(|_| nested_env.is_none());
-        let Some(plan) = self.plan_for(plan_owner, &sig, ex.loc) else {
-            return Rv::Void;
+        let plan = match self.plan_by_types(plan_owner, ret, &arg_tys, named, ex.loc) {
+            None => {
+                self.refuse(ex.loc, "a call with these argument types");
+                return Rv::Void;
+            }
+            Some(None) => return Rv::Void,
+            Some(Some(plan)) => plan,
         };
         let callee = match direct {
             Some(o) => Callee::Direct(self.object_sym(o)),
@@ -2714,7 +2715,7 @@ impl<'a> Gen<'a> {
                 }
             })
             .collect();
-        let pid = self.b().add_plan(plan.clone());
+        let pid = self.b().add_plan_ref(plan);
         let results = self.b().call(callee, ir_args, arg_mem, pid, &res_tys);
         if matches!(self.t.types.kind(ret), Kind::Void) {
             return Rv::Void;

@@ -251,13 +251,13 @@ impl<'a> Gen<'a> {
         }
         let ret = self.t.types.unqual(func.ret);
         let named = func.variadic.then_some(param_tys.len());
-        let Some(sig) = self.signature(ret, &param_tys, named) else {
-            self.refuse(decl.loc, format!("the signature of '{fname}'"));
-            return;
-        };
         let plan = if nested {
+            let Some(sig) = self.signature(ret, &param_tys, named) else {
+                self.refuse(decl.loc, format!("the signature of '{fname}'"));
+                return;
+            };
             match neverc_abi::plan_call(self.machine, &sig) {
-                Ok(p) => p,
+                Ok(p) => std::rc::Rc::new(p),
                 Err(e) => {
                     self.refuse(decl.loc, format!("the call plan of '{fname}' ({e})"));
                     return;
@@ -265,20 +265,31 @@ impl<'a> Gen<'a> {
             }
         } else {
             // The function's own convention: standard, or custom (issue 6).
-            match self.plan_for(Some(o), &sig, decl.loc) {
-                Some(p) => p,
-                None => return,
+            match self.plan_by_types(Some(o), ret, &param_tys, named, decl.loc) {
+                None => {
+                    self.refuse(decl.loc, format!("the signature of '{fname}'"));
+                    return;
+                }
+                Some(None) => return,
+                Some(Some(p)) => p,
             }
         };
+        // (Formed above, so Some.)
+        let aapcs64_regs = (func.variadic
+            && self.machine.arch == neverc_target::Arch::AArch64
+            && self.machine.os == neverc_target::Os::Linux)
+            .then(|| self.signature(ret, &param_tys, named))
+            .flatten()
+            .map(|sig| aapcs64_regs_used(self.machine, &sig));
         let mut b = match self.spare.take() {
             Some(storage) => FunctionBuilder::new_in(
                 storage,
                 &mut self.builder_spare,
                 sym,
-                plan.clone(),
+                neverc_abi::CallPlan::clone(&plan),
                 func.variadic,
             ),
-            None => FunctionBuilder::new(sym, plan.clone(), func.variadic),
+            None => FunctionBuilder::new(sym, neverc_abi::CallPlan::clone(&plan), func.variadic),
         };
         b.reserve(self.inst_hint);
         b.share_constants = self.opts.share_constants;
@@ -306,10 +317,7 @@ impl<'a> Gen<'a> {
             switches: Vec::new(),
             sret: None,
             noreturn_calls: Vec::new(),
-            aapcs64_regs_used: (func.variadic
-                && self.machine.arch == neverc_target::Arch::AArch64
-                && self.machine.os == neverc_target::Os::Linux)
-                .then(|| aapcs64_regs_used(self.machine, &sig)),
+            aapcs64_regs_used: aapcs64_regs,
             vla_bytes: FxHashMap::default(),
         });
         let (entry_tys, entry_decl, entry_params) = if nested {

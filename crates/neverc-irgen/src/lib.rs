@@ -226,6 +226,12 @@ pub(crate) struct Gen<'a> {
     pub builder_spare: neverc_ir::BuilderSpare,
     /// The standard calling convention's plan of each signature asked about.
     pub plan_cache: FxHashMap<neverc_abi::Signature, neverc_abi::CallPlan>,
+    /// The standard plan by the C types it was made from (`plan_by_types`): result,
+    /// variadic count + 1 (0: not variadic), parameters. Each call and definition asks
+    /// again, and forming the ABI signature and hashing it cost more than the plan.
+    pub(crate) plans_by_types: FxHashMap<Vec<u32>, std::rc::Rc<neverc_abi::CallPlan>>,
+    /// The key being looked up in `plans_by_types` (its memory kept).
+    pub(crate) plan_key: Vec<u32>,
     /// The last function's (emptied) `locals` map, for the next one to fill without
     /// growing a fresh one.
     pub spare_locals: func::Locals,
@@ -288,6 +294,8 @@ impl<'a> Gen<'a> {
             builder_spare: Default::default(),
             spare_locals: Default::default(),
             plan_cache: FxHashMap::default(),
+            plans_by_types: FxHashMap::default(),
+            plan_key: Vec::new(),
             wide_bitfields: (false, 0),
             sizes: Vec::new(),
             size_cache: Default::default(),
