@@ -51,6 +51,8 @@ pub struct DirectScratch {
     /// By value: everything the scan and the selection know of it, in one place (one
     /// bounds check and one cache line per value, one fill per function).
     v: Vec<Val>,
+    /// A call's or return's register moves (kept: no allocation per call).
+    moves: Vec<(Value, u8, Flags)>,
 }
 
 /// What the selector knows of one value.
@@ -1941,16 +1943,18 @@ impl<'a> Direct<'a> {
             let zext = fl.contains(Flags::ZEXT32) || fl.contains(Flags::ZEXT64);
             (matches!(ty, Type::I8 | Type::I16) && (sext || zext)).then_some(sext)
         };
-        let mut done = vec![false; moves.len()];
+        // Moves made, a bit each (their targets are distinct registers: at most 32).
+        debug_assert!(moves.len() <= 64);
+        let mut done = 0u64;
         // Already in place.
         for (k, &(v, t, fl)) in moves.iter().enumerate() {
             if self.sc.v[v.index()].reg == t && ext(v, fl, self).is_none() {
-                done[k] = true;
+                done |= 1 << k;
                 self.pinned |= 1 << t;
             }
         }
         for k in 0..moves.len() {
-            if done[k] {
+            if done & 1 << k != 0 {
                 continue;
             }
             let (v, t, fl) = moves[k];
@@ -1959,9 +1963,9 @@ impl<'a> Direct<'a> {
                 // Needed by a move still to make: keep it elsewhere.
                 let needed = moves
                     .iter()
-                    .zip(&done)
+                    .enumerate()
                     .skip(k + 1)
-                    .any(|(&(w, _, _), &dn)| !dn && w.0 == occ);
+                    .any(|(j, &(w, _, _))| done & 1 << j == 0 && w.0 == occ);
                 if needed {
                     let float = t >= X0;
                     let free = if float {
@@ -2010,7 +2014,7 @@ impl<'a> Direct<'a> {
             }
             // `t` holds a copy of `v` now (not recorded: only the call or return reads it;
             // displaced values never go to a target register).
-            done[k] = true;
+            done |= 1 << k;
             self.pinned |= 1 << t;
         }
     }
@@ -2046,7 +2050,8 @@ impl<'a> Direct<'a> {
             }
         }
         // Stack arguments.
-        let mut moves: Vec<(Value, u8, Flags)> = Vec::new();
+        let mut moves = std::mem::take(&mut self.sc.moves);
+        moves.clear();
         for (i, &v) in c.args.iter().enumerate() {
             let loc = if i < nargs {
                 &plan.arguments[i]
@@ -2122,6 +2127,7 @@ impl<'a> Direct<'a> {
         for &(v, _, _) in &moves {
             self.consume(v);
         }
+        self.sc.moves = moves;
         if let ir::Callee::Indirect(cv) = c.callee {
             self.consume(cv);
         }
@@ -2151,7 +2157,8 @@ impl<'a> Direct<'a> {
 
     fn ret(&mut self, vals: &[Value]) {
         let f = self.f;
-        let mut moves: Vec<(Value, u8, Flags)> = Vec::new();
+        let mut moves = std::mem::take(&mut self.sc.moves);
+        moves.clear();
         let mut i = 0;
         for loc in &f.plan.returns {
             if loc.flags.contains(Flags::SRET) {
@@ -2164,6 +2171,7 @@ impl<'a> Direct<'a> {
             }
         }
         self.place_args(&moves);
+        self.sc.moves = moves;
         for &v in vals {
             self.consume(v);
         }
