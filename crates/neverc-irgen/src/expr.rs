@@ -1375,8 +1375,17 @@ impl<'a> Gen<'a> {
                     if let OrdKind::EnumConst(v) = self.t.ords[o as usize].kind {
                         return Rv::Scalar(self.int_const(ty, v));
                     }
-                    // (`lvalue`'s own path for a variable, with what is known here.)
+                    // (`lvalue`'s own path for a variable, with what is known here, and
+                    // `load`'s for a scalar, which a variable is not a bit-field of.)
                     let lv = self.ident_lvalue(o, ty);
+                    if let Some(t) = self.ir_type(ty) {
+                        let (_, align) = self.size_align(ty);
+                        let flags = MemFlags {
+                            align,
+                            volatile: lv.volatile,
+                        };
+                        return Rv::Scalar(self.b().load(t, lv.base, 0, flags));
+                    }
                     return self.load(lv);
                 }
                 let lv = self.lvalue(e);
@@ -2201,6 +2210,16 @@ impl<'a> Gen<'a> {
             if self.is_scalar(lt) {
                 let v = self.scalar_as(r, lt);
                 let lv = self.lvalue(l);
+                if lv.bits.is_none() {
+                    // (`store` of a scalar to a place that is not a bit-field.)
+                    let (_, align) = self.size_align(lv.ty);
+                    let flags = MemFlags {
+                        align,
+                        volatile: lv.volatile,
+                    };
+                    self.b().store(v, lv.base, lv.off, flags);
+                    return Rv::Scalar(v);
+                }
                 return self.store(lv, Rv::Scalar(v));
             }
             let v = self.rv_as(r, lt);
