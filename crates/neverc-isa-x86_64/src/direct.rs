@@ -801,14 +801,26 @@ impl<'a> Direct<'a> {
 
     /// A register for the result of an operation whose first operand is `a`, holding `a`:
     /// `a`'s own if this is its last use (and it is a plain value), else a copy.
+    #[inline(always)]
     fn dst_from(&mut self, a: Value) -> u8 {
-        let r = self.sc.v[a.index()].reg;
-        if r != NONE && self.sc.v[a.index()].uses == 1 {
-            self.free(r);
-            self.sc.v[a.index()].uses = 0;
+        let e = &mut self.sc.v[a.index()];
+        if e.reg != NONE && e.uses == 1 {
+            // `free(r)`: the register's value is `a` (`bind` keeps the two sides).
+            let r = e.reg & 31;
+            e.reg = NONE;
+            e.uses = 0;
+            self.regv[r as usize] = u32::MAX;
+            self.occ &= !(1 << r);
             self.pinned |= 1 << r;
             return r;
         }
+        self.dst_copy(a)
+    }
+
+    /// `dst_from` when `a` is not in a register it can give up: a copy (kept out of line:
+    /// `dst_from` is inlined at every use).
+    #[inline(never)]
+    fn dst_copy(&mut self, a: Value) -> u8 {
         let float = is_float(self.ty(a));
         let d = self.alloc(float, 0);
         self.materialise(a, d);
