@@ -286,6 +286,8 @@ impl<'a> Parser<'a> {
         locs: TokLocs,
         queued: Vec<(u32, Diagnostic)>,
     ) -> Self {
+        // `tok` and `peek` rely on this (no bounds checks).
+        assert_eq!(tokens.last().map(|t| t.kind), Some(T::Eof));
         let c2x = pp.opts.std.version >= 202000;
         let mut p = Parser {
             pp,
@@ -333,13 +335,24 @@ impl<'a> Parser<'a> {
 
     // ----- tokens -----
 
+    // The parser looks at the current token several times per token, so these go
+    // without the bounds check. What makes that sound: the token list is never empty and
+    // ends with `Eof` (asserted in `new`) and never changes, and `pos` moves past a
+    // token only after seeing it is not `Eof` (`bump`, `eat`, or a test of the kind
+    // first), so it never passes the last token.
+
+    #[inline]
     pub(super) fn tok(&self) -> &Tok {
-        &self.ast.tokens[self.pos]
+        debug_assert!(self.pos < self.ast.tokens.len());
+        // SAFETY: `pos` is at most the index of the final `Eof` (see above).
+        unsafe { self.ast.tokens.get_unchecked(self.pos) }
     }
 
+    #[inline]
     pub(super) fn peek(&self, n: usize) -> &Tok {
         let i = (self.pos + n).min(self.ast.tokens.len() - 1);
-        &self.ast.tokens[i]
+        // SAFETY: the list is not empty, so `len - 1` is an index.
+        unsafe { self.ast.tokens.get_unchecked(i) }
     }
 
     pub(super) fn kind(&self) -> T {
