@@ -21,8 +21,8 @@
 
 use crate::asm::*;
 use crate::backend::{BackendError, Options};
-use crate::emit::Emitted;
-use crate::lower::{fits32, imm_of, int_cond, op_size, swap_cc};
+use crate::emit::{va_save_insts, Emitted};
+use crate::lower::{fits32, imm_of, int_cond, op_size, swap_cc, va_start_insts};
 use crate::vcode::{dwarf_to_preg, CondSpec};
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::cfi::CfaOp;
@@ -949,35 +949,8 @@ impl<'a> Direct<'a> {
         if f.variadic {
             // The register save area, as the general path's prologue fills it: the six
             // argument registers, and the eight vector ones when al says any are used.
-            let va = self.va_save;
-            for (i, r) in [Gpr::RDI, Gpr::RSI, Gpr::RDX, Gpr::RCX, Gpr::R8, Gpr::R9]
-                .into_iter()
-                .enumerate()
-            {
-                self.i(Inst::Mov {
-                    size: Size::S64,
-                    src: Rmi::Reg(r),
-                    dst: Rm::Mem(Mem::base(Gpr::RBP, va + 8 * i as i32)),
-                });
-            }
             let skip = self.new_label();
-            self.i(Inst::Test {
-                size: Size::S8,
-                src: Rmi::Reg(Gpr::RAX),
-                dst: Rm::Reg(Gpr::RAX),
-            });
-            self.i(Inst::Jcc {
-                cond: Cond::E,
-                target: skip,
-            });
-            for i in 0..8u8 {
-                self.i(Inst::XmmMov {
-                    op: XmmMovOp::Movaps,
-                    src: XmmMem::Xmm(Xmm(i)),
-                    dst: XmmMem::Mem(Mem::base(Gpr::RBP, va + 48 + 16 * i as i32)),
-                });
-            }
-            self.i(Inst::Label(skip));
+            va_save_insts(self.va_save, skip, |i| self.i(i));
         }
         let nargs = f.plan.arguments.len();
         let sret: Vec<&Location> = f
@@ -1108,62 +1081,9 @@ impl<'a> Direct<'a> {
     /// `va_start`: the va_list's offsets into the register save area past the named
     /// arguments, the overflow area past the named stack arguments, the save area.
     fn va_start(&mut self, list: Value) {
-        let f = self.f;
-        // The hidden result pointer of a function returning in memory takes a register
-        // too (rdi), so named GPRs start after it.
-        let mut gp = f
-            .plan
-            .returns
-            .iter()
-            .filter(|l| l.flags.contains(Flags::SRET) && matches!(l.place, Place::Reg(r) if r < 16))
-            .count() as i64;
-        let mut fp = 0;
-        let mut stack_end = 0u32;
-        for l in &f.plan.arguments {
-            if l.flags.contains(Flags::VARARG) || l.flags.contains(Flags::VA_COUNT) {
-                continue;
-            }
-            match l.place {
-                Place::Reg(r) if r < 16 => gp += 1,
-                Place::Reg(_) => fp += 1,
-                Place::Stack(o) => stack_end = stack_end.max((o + l.size).next_multiple_of(8)),
-            }
-        }
         let m = self.mem_of(list, 0);
-        let at = |d: i32| Mem {
-            disp: m.disp + d,
-            ..m
-        };
-        self.i(Inst::Mov {
-            size: Size::S32,
-            src: Rmi::Imm(8 * gp),
-            dst: Rm::Mem(at(0)),
-        });
-        self.i(Inst::Mov {
-            size: Size::S32,
-            src: Rmi::Imm(48 + 16 * fp),
-            dst: Rm::Mem(at(4)),
-        });
-        self.i(Inst::Lea {
-            size: Size::S64,
-            src: Mem::base(Gpr::RBP, 16 + stack_end as i32),
-            dst: SCRATCH,
-        });
-        self.i(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(SCRATCH),
-            dst: Rm::Mem(at(8)),
-        });
-        self.i(Inst::Lea {
-            size: Size::S64,
-            src: Mem::base(Gpr::RBP, self.va_save),
-            dst: SCRATCH,
-        });
-        self.i(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(SCRATCH),
-            dst: Rm::Mem(at(16)),
-        });
+        let save = self.va_save;
+        va_start_insts(&self.f.plan, m, save, |i| self.i(i));
         self.consume(list);
     }
 

@@ -207,34 +207,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
         );
     }
     if let Some(va) = fr.va_save {
-        for (i, g) in [Gpr::RDI, Gpr::RSI, Gpr::RDX, Gpr::RCX, Gpr::R8, Gpr::R9]
-            .iter()
-            .enumerate()
-        {
-            insts.push(Inst::Mov {
-                size: Size::S64,
-                src: Rmi::Reg(*g),
-                dst: Rm::Mem(Mem::base(Gpr::RBP, va + 8 * i as i32)),
-            });
-        }
-        let skip = new_label();
-        insts.push(Inst::Test {
-            size: Size::S8,
-            src: Rmi::Reg(Gpr::RAX),
-            dst: Rm::Reg(Gpr::RAX),
-        });
-        insts.push(Inst::Jcc {
-            cond: Cond::E,
-            target: skip,
-        });
-        for i in 0..8u8 {
-            insts.push(Inst::XmmMov {
-                op: XmmMovOp::Movaps,
-                src: XmmMem::Xmm(Xmm(i)),
-                dst: XmmMem::Mem(Mem::base(Gpr::RBP, va + 48 + 16 * i as i32)),
-            });
-        }
-        insts.push(Inst::Label(skip));
+        va_save_insts(va, new_label(), |i| insts.push(i));
     }
 
     // Block layout: each block after the block it was made for.
@@ -633,4 +606,37 @@ fn emit_move(
             insts.push(Inst::XmmMov { op, src, dst });
         }
     }
+}
+
+/// A variadic function's prologue part (System V): the six argument registers into the
+/// register save area at `va` (from rbp), and the eight vector ones when al says any are
+/// used (jumping to `skip` otherwise). Shared by this emitter and the direct -O0 selector.
+pub(crate) fn va_save_insts(va: i32, skip: Label, mut emit: impl FnMut(Inst)) {
+    for (i, r) in [Gpr::RDI, Gpr::RSI, Gpr::RDX, Gpr::RCX, Gpr::R8, Gpr::R9]
+        .into_iter()
+        .enumerate()
+    {
+        emit(Inst::Mov {
+            size: Size::S64,
+            src: Rmi::Reg(r),
+            dst: Rm::Mem(Mem::base(Gpr::RBP, va + 8 * i as i32)),
+        });
+    }
+    emit(Inst::Test {
+        size: Size::S8,
+        src: Rmi::Reg(Gpr::RAX),
+        dst: Rm::Reg(Gpr::RAX),
+    });
+    emit(Inst::Jcc {
+        cond: Cond::E,
+        target: skip,
+    });
+    for i in 0..8u8 {
+        emit(Inst::XmmMov {
+            op: XmmMovOp::Movaps,
+            src: XmmMem::Xmm(Xmm(i)),
+            dst: XmmMem::Mem(Mem::base(Gpr::RBP, va + 48 + 16 * i as i32)),
+        });
+    }
+    emit(Inst::Label(skip));
 }

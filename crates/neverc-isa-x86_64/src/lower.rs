@@ -3280,66 +3280,12 @@ impl<'a> Lower<'a> {
     }
 
     fn lower_va_start(&mut self, list: Value) -> Result<(), BackendError> {
-        let f = self.f;
         let Some(save) = self.va_save else {
             return Err(self.err("va_start outside a variadic function"));
         };
-        // The hidden result pointer of a function returning in memory takes a register
-        // too (rdi), so named GPRs start after it.
-        let mut gp = f
-            .plan
-            .returns
-            .iter()
-            .filter(|l| l.flags.contains(Flags::SRET) && matches!(l.place, Place::Reg(r) if r < 16))
-            .count() as i64;
-        let mut fp = 0;
-        let mut stack_end = 0u32;
-        for l in &f.plan.arguments {
-            if l.flags.contains(Flags::VARARG) || l.flags.contains(Flags::VA_COUNT) {
-                continue;
-            }
-            match l.place {
-                Place::Reg(r) if r < 16 => gp += 1,
-                Place::Reg(_) => fp += 1,
-                Place::Stack(o) => stack_end = stack_end.max((o + l.size).next_multiple_of(8)),
-            }
-        }
         let mut b = B::default();
         let m = self.mem(&mut b, list, 0)?;
-        let at = |d: i32| Mem {
-            disp: m.disp + d,
-            ..m
-        };
-        b.i(Inst::Mov {
-            size: Size::S32,
-            src: Rmi::Imm(8 * gp),
-            dst: Rm::Mem(at(0)),
-        });
-        b.i(Inst::Mov {
-            size: Size::S32,
-            src: Rmi::Imm(48 + 16 * fp),
-            dst: Rm::Mem(at(4)),
-        });
-        b.i(Inst::Lea {
-            size: Size::S64,
-            src: Mem::base(Gpr::RBP, 16 + stack_end as i32),
-            dst: SCRATCH,
-        });
-        b.i(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(SCRATCH),
-            dst: Rm::Mem(at(8)),
-        });
-        b.i(Inst::Lea {
-            size: Size::S64,
-            src: Mem::base(Gpr::RBP, save),
-            dst: SCRATCH,
-        });
-        b.i(Inst::Mov {
-            size: Size::S64,
-            src: Rmi::Reg(SCRATCH),
-            dst: Rm::Mem(at(16)),
-        });
+        va_start_insts(&self.f.plan, m, save, |i| b.i(i));
         self.emit(b);
         Ok(())
     }
@@ -4190,4 +4136,69 @@ fn jump_unless(b: &mut B, cs: CondSpec, target: Label, skip: Label) {
             b.i(Inst::Label(skip));
         }
     }
+}
+
+/// `va_start` (System V): the `va_list` at `list` gets the offsets into the register save area
+/// past the named arguments of `plan`, the overflow area past the named stack arguments, and
+/// the register save area at `save` (from rbp). Shared by lowering and the direct -O0
+/// selector; each passes the instructions to its own output.
+pub(crate) fn va_start_insts(
+    plan: &neverc_abi::CallPlan,
+    list: Mem,
+    save: i32,
+    mut emit: impl FnMut(Inst),
+) {
+    // The hidden result pointer of a function returning in memory takes a register too
+    // (rdi), so named GPRs start after it.
+    let mut gp = plan
+        .returns
+        .iter()
+        .filter(|l| l.flags.contains(Flags::SRET) && matches!(l.place, Place::Reg(r) if r < 16))
+        .count() as i64;
+    let mut fp = 0;
+    let mut stack_end = 0u32;
+    for l in &plan.arguments {
+        if l.flags.contains(Flags::VARARG) || l.flags.contains(Flags::VA_COUNT) {
+            continue;
+        }
+        match l.place {
+            Place::Reg(r) if r < 16 => gp += 1,
+            Place::Reg(_) => fp += 1,
+            Place::Stack(o) => stack_end = stack_end.max((o + l.size).next_multiple_of(8)),
+        }
+    }
+    let at = |d: i32| Mem {
+        disp: list.disp + d,
+        ..list
+    };
+    emit(Inst::Mov {
+        size: Size::S32,
+        src: Rmi::Imm(8 * gp),
+        dst: Rm::Mem(at(0)),
+    });
+    emit(Inst::Mov {
+        size: Size::S32,
+        src: Rmi::Imm(48 + 16 * fp),
+        dst: Rm::Mem(at(4)),
+    });
+    emit(Inst::Lea {
+        size: Size::S64,
+        src: Mem::base(Gpr::RBP, 16 + stack_end as i32),
+        dst: SCRATCH,
+    });
+    emit(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Reg(SCRATCH),
+        dst: Rm::Mem(at(8)),
+    });
+    emit(Inst::Lea {
+        size: Size::S64,
+        src: Mem::base(Gpr::RBP, save),
+        dst: SCRATCH,
+    });
+    emit(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Reg(SCRATCH),
+        dst: Rm::Mem(at(16)),
+    });
 }
