@@ -109,19 +109,34 @@ impl Parser<'_> {
     }
 
     pub(super) fn assign_expr(&mut self) -> ExprId {
+        self.assign_expr_here()
+    }
+
+    /// `assign_expr`'s body, for the callers that take it in place (a parenthesised
+    /// expression: one call less per `(`).
+    #[inline(always)]
+    fn assign_expr_here(&mut self) -> ExprId {
         if !self.enter() {
             return self.add_expr(self.loc(), ExprKind::Error);
         }
         let lhs = self.cond_expr();
         let r = if let Some(op) = assign_op(self.kind()) {
-            let loc = self.bump_loc();
-            let rhs = self.assign_expr();
-            self.add_expr(loc, ExprKind::Assign(op, lhs, rhs))
+            self.assign_rest(op, lhs)
         } else {
             lhs
         };
         self.leave();
         r
+    }
+
+    /// The `= b` (or `op= b`) of an assignment whose left operand is `lhs`. Out of line:
+    /// most assignment-expressions (arguments, operands in parentheses) have none, and
+    /// `assign_expr` without it saves and restores fewer registers.
+    #[inline(never)]
+    fn assign_rest(&mut self, op: Option<BinOp>, lhs: ExprId) -> ExprId {
+        let loc = self.bump_loc();
+        let rhs = self.assign_expr();
+        self.add_expr(loc, ExprKind::Assign(op, lhs, rhs))
     }
 
     /// conditional-expression (also the constant-expression of the grammar).
@@ -243,7 +258,11 @@ impl Parser<'_> {
                 return self.add_expr(self.tloc(&t), ExprKind::Error);
             }
             self.pos += 1;
-            let inner = self.expr();
+            // `self.expr()`, with the first assignment-expression taken in place.
+            let mut inner = self.assign_expr_here();
+            if self.is(P::Comma) {
+                inner = self.comma_rest(inner);
+            }
             self.paren_close();
             self.leave();
             let e = self.add_expr(self.tloc(&t), ExprKind::Paren(inner));
