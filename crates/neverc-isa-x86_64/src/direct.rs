@@ -22,7 +22,10 @@
 use crate::asm::*;
 use crate::backend::{BackendError, Options};
 use crate::emit::{va_save_insts, Emitted};
-use crate::lower::{fits32, imm_of, int_cond, op_size, swap_cc, va_start_insts};
+use crate::lower::{
+    f_to_u64_insts, fits32, fneg_insts, imm_of, int_cond, jump_table_insts, op_size, swap_cc,
+    va_start_insts,
+};
 use crate::vcode::{dwarf_to_preg, CondSpec};
 use neverc_abi::{Flags, Location, Place};
 use neverc_codegen::cfi::CfaOp;
@@ -1163,26 +1166,7 @@ impl<'a> Direct<'a> {
                 dst: Rm::Reg(g(d)),
             }),
             UnaryOp::FNeg => {
-                let (size, bits) = if ty == Type::F32 {
-                    (Size::S32, 0x8000_0000i64)
-                } else {
-                    (Size::S64, i64::MIN)
-                };
-                self.i(Inst::Mov {
-                    size,
-                    src: Rmi::Imm(bits),
-                    dst: Rm::Reg(SCRATCH),
-                });
-                self.i(Inst::MovGprToXmm {
-                    size,
-                    src: Rm::Reg(SCRATCH),
-                    dst: XSCRATCH,
-                });
-                self.i(Inst::Sse {
-                    op: SseOp::Xorps,
-                    src: XmmMem::Xmm(XSCRATCH),
-                    dst: x(d),
-                });
+                fneg_insts(ty == Type::F32, x(d), SCRATCH, XSCRATCH, |i| self.i(i));
             }
         }
         self.define(r, d);
@@ -1758,66 +1742,7 @@ impl<'a> Direct<'a> {
                 let d = self.alloc(false, 0);
                 if !signed && matches!(to, Type::I64 | Type::Ptr) {
                     let (l_big, l_end) = (self.new_label(), self.new_label());
-                    let (size, bits) = if double {
-                        (Size::S64, 0x43e0_0000_0000_0000i64)
-                    } else {
-                        (Size::S32, 0x5f00_0000i64)
-                    };
-                    self.i(Inst::Mov {
-                        size,
-                        src: Rmi::Imm(bits),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    self.i(Inst::MovGprToXmm {
-                        size,
-                        src: Rm::Reg(SCRATCH),
-                        dst: XSCRATCH,
-                    });
-                    self.i(Inst::Sse {
-                        op: if double { SseOp::Comisd } else { SseOp::Comiss },
-                        src: XmmMem::Xmm(XSCRATCH),
-                        dst: x(s),
-                    });
-                    self.i(Inst::Jcc {
-                        cond: Cond::AE,
-                        target: l_big,
-                    });
-                    self.i(Inst::CvtTF2Si {
-                        double,
-                        size: Size::S64,
-                        src: XmmMem::Xmm(x(s)),
-                        dst: g(d),
-                    });
-                    self.i(Inst::Jmp { target: l_end });
-                    self.i(Inst::Label(l_big));
-                    self.i(Inst::Sse {
-                        op: if double { SseOp::Subsd } else { SseOp::Subss },
-                        src: XmmMem::Xmm(x(s)),
-                        dst: XSCRATCH,
-                    });
-                    self.i(Inst::CvtTF2Si {
-                        double,
-                        size: Size::S64,
-                        src: XmmMem::Xmm(XSCRATCH),
-                        dst: g(d),
-                    });
-                    self.i(Inst::Unary {
-                        op: UnOp::Neg,
-                        size: Size::S64,
-                        dst: Rm::Reg(g(d)),
-                    });
-                    self.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Imm(i64::MIN),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    self.i(Inst::Alu {
-                        op: AluOp::Xor,
-                        size: Size::S64,
-                        src: Rmi::Reg(SCRATCH),
-                        dst: Rm::Reg(g(d)),
-                    });
-                    self.i(Inst::Label(l_end));
+                    f_to_u64_insts(double, x(s), g(d), XSCRATCH, (l_big, l_end), |i| self.i(i));
                 } else {
                     let size = match to {
                         Type::I64 | Type::Ptr => Size::S64,
@@ -2273,37 +2198,7 @@ impl<'a> Direct<'a> {
                     dst: tg,
                 });
             }
-            self.i(Inst::Alu {
-                op: AluOp::Cmp,
-                size: Size::S64,
-                src: Rmi::Imm(range as i64),
-                dst: Rm::Reg(tg),
-            });
-            self.i(Inst::Jcc {
-                cond: Cond::A,
-                target: dl,
-            });
-            self.i(Inst::Lea {
-                size: Size::S64,
-                src: Mem::rip_label(table, 0),
-                dst: SCRATCH,
-            });
-            self.i(Inst::MovX {
-                signed: true,
-                from: Size::S32,
-                to: Size::S64,
-                src: Rm::Mem(Mem::bis(SCRATCH, tg, 4, 0)),
-                dst: tg,
-            });
-            self.i(Inst::Alu {
-                op: AluOp::Add,
-                size: Size::S64,
-                src: Rmi::Reg(SCRATCH),
-                dst: Rm::Reg(tg),
-            });
-            self.i(Inst::JmpInd {
-                target: Rm::Reg(tg),
-            });
+            jump_table_insts(tg, range as i64, dl, table, |i| self.i(i));
             self.tables.push((table, entries));
             self.consume(value);
             return;

@@ -1821,26 +1821,7 @@ impl<'a> Lower<'a> {
                 let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
                 let tx = self.new_vreg(RegClass::Float);
                 let txx = ph_xmm(b.op(early_def(tx, OperandConstraint::Reg)));
-                let (size, bits) = if ty == Type::F32 {
-                    (Size::S32, 0x8000_0000i64)
-                } else {
-                    (Size::S64, i64::MIN)
-                };
-                b.i(Inst::Mov {
-                    size,
-                    src: Rmi::Imm(bits),
-                    dst: Rm::Reg(tg),
-                });
-                b.i(Inst::MovGprToXmm {
-                    size,
-                    src: Rm::Reg(tg),
-                    dst: txx,
-                });
-                b.i(Inst::Sse {
-                    op: SseOp::Xorps,
-                    src: XmmMem::Xmm(txx),
-                    dst: dx,
-                });
+                fneg_insts(ty == Type::F32, dx, tg, txx, |i| b.i(i));
             }
         }
         self.emit(b);
@@ -2896,68 +2877,7 @@ impl<'a> Lower<'a> {
                     let tx = self.new_vreg(RegClass::Float);
                     let txx = ph_xmm(b.op(early_def(tx, OperandConstraint::Reg)));
                     let (l_big, l_end) = (self.new_label(), self.new_label());
-                    let (size, bits) = if double {
-                        (Size::S64, 0x43e0_0000_0000_0000i64)
-                    } else {
-                        (Size::S32, 0x5f00_0000i64)
-                    };
-                    b.i(Inst::Mov {
-                        size,
-                        src: Rmi::Imm(bits),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    b.i(Inst::MovGprToXmm {
-                        size,
-                        src: Rm::Reg(SCRATCH),
-                        dst: txx,
-                    });
-                    b.i(Inst::Sse {
-                        op: if double { SseOp::Comisd } else { SseOp::Comiss },
-                        src: XmmMem::Xmm(txx),
-                        dst: ax,
-                    });
-                    b.i(Inst::Jcc {
-                        cond: Cond::AE,
-                        target: l_big,
-                    });
-                    b.i(Inst::CvtTF2Si {
-                        double,
-                        size: Size::S64,
-                        src: XmmMem::Xmm(ax),
-                        dst: dg,
-                    });
-                    b.i(Inst::Jmp { target: l_end });
-                    b.i(Inst::Label(l_big));
-                    // t = a - 2^63
-                    b.i(Inst::Sse {
-                        op: if double { SseOp::Subsd } else { SseOp::Subss },
-                        src: XmmMem::Xmm(ax),
-                        dst: txx,
-                    });
-                    // txx = 2^63 - a; negate by converting a - 2^63 = -(txx)
-                    b.i(Inst::CvtTF2Si {
-                        double,
-                        size: Size::S64,
-                        src: XmmMem::Xmm(txx),
-                        dst: dg,
-                    });
-                    b.i(Inst::Unary {
-                        op: UnOp::Neg,
-                        size: Size::S64,
-                        dst: Rm::Reg(dg),
-                    });
-                    b.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Imm(i64::MIN),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    b.i(Inst::Alu {
-                        op: AluOp::Xor,
-                        size: Size::S64,
-                        src: Rmi::Reg(SCRATCH),
-                        dst: Rm::Reg(dg),
-                    });
-                    b.i(Inst::Label(l_end));
+                    f_to_u64_insts(double, ax, dg, txx, (l_big, l_end), |i| b.i(i));
                 } else {
                     let ax = b.use_x(a);
                     let dg = b.def_g(d);
@@ -3731,38 +3651,9 @@ impl<'a> Lower<'a> {
                     });
                 }
             }
-            b.i(Inst::Alu {
-                op: AluOp::Cmp,
-                size: Size::S64,
-                src: Rmi::Imm(range as i64),
-                dst: Rm::Reg(tg),
-            });
             // Placeholder label for the default successor; emit rewrites Label(u32::MAX - i).
-            b.i(Inst::Jcc {
-                cond: Cond::A,
-                target: Label(u32::MAX - dflt as u32),
-            });
-            b.i(Inst::Lea {
-                size: Size::S64,
-                src: Mem::rip_label(table, 0),
-                dst: SCRATCH,
-            });
-            b.i(Inst::MovX {
-                signed: true,
-                from: Size::S32,
-                to: Size::S64,
-                src: Rm::Mem(Mem::bis(SCRATCH, tg, 4, 0)),
-                dst: tg,
-            });
-            b.i(Inst::Alu {
-                op: AluOp::Add,
-                size: Size::S64,
-                src: Rmi::Reg(SCRATCH),
-                dst: Rm::Reg(tg),
-            });
-            b.i(Inst::JmpInd {
-                target: Rm::Reg(tg),
-            });
+            let default = Label(u32::MAX - dflt as u32);
+            jump_table_insts(tg, range as i64, default, table, |i| b.i(i));
             let cur = self.cur;
             for s in succs {
                 self.blocks[cur].succs.push(regalloc2::Block::new(s));
@@ -4136,6 +4027,149 @@ fn jump_unless(b: &mut B, cs: CondSpec, target: Label, skip: Label) {
             b.i(Inst::Label(skip));
         }
     }
+}
+
+/// Float (double with `double`) in `src` to u64 in `dst`: values from 2^63 up are converted
+/// as `src - 2^63` with the top bit then flipped. `tmp` is clobbered, and so is SCRATCH; the
+/// labels are the sequence's own. Shared by lowering and the direct -O0 selector.
+pub(crate) fn f_to_u64_insts(
+    double: bool,
+    src: Xmm,
+    dst: Gpr,
+    tmp: Xmm,
+    (l_big, l_end): (Label, Label),
+    mut emit: impl FnMut(Inst),
+) {
+    let (size, bits) = if double {
+        (Size::S64, 0x43e0_0000_0000_0000i64)
+    } else {
+        (Size::S32, 0x5f00_0000i64)
+    };
+    emit(Inst::Mov {
+        size,
+        src: Rmi::Imm(bits),
+        dst: Rm::Reg(SCRATCH),
+    });
+    emit(Inst::MovGprToXmm {
+        size,
+        src: Rm::Reg(SCRATCH),
+        dst: tmp,
+    });
+    emit(Inst::Sse {
+        op: if double { SseOp::Comisd } else { SseOp::Comiss },
+        src: XmmMem::Xmm(tmp),
+        dst: src,
+    });
+    emit(Inst::Jcc {
+        cond: Cond::AE,
+        target: l_big,
+    });
+    emit(Inst::CvtTF2Si {
+        double,
+        size: Size::S64,
+        src: XmmMem::Xmm(src),
+        dst,
+    });
+    emit(Inst::Jmp { target: l_end });
+    emit(Inst::Label(l_big));
+    // tmp = 2^63 - src; converted and negated it is src - 2^63.
+    emit(Inst::Sse {
+        op: if double { SseOp::Subsd } else { SseOp::Subss },
+        src: XmmMem::Xmm(src),
+        dst: tmp,
+    });
+    emit(Inst::CvtTF2Si {
+        double,
+        size: Size::S64,
+        src: XmmMem::Xmm(tmp),
+        dst,
+    });
+    emit(Inst::Unary {
+        op: UnOp::Neg,
+        size: Size::S64,
+        dst: Rm::Reg(dst),
+    });
+    emit(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Imm(i64::MIN),
+        dst: Rm::Reg(SCRATCH),
+    });
+    emit(Inst::Alu {
+        op: AluOp::Xor,
+        size: Size::S64,
+        src: Rmi::Reg(SCRATCH),
+        dst: Rm::Reg(dst),
+    });
+    emit(Inst::Label(l_end));
+}
+
+/// The dispatch through a jump table: `index` (the switch value less the first case,
+/// 64-bit) above `range` goes to `default`; otherwise the table's 32-bit entry, relative to
+/// the table, is added to its address and jumped to. `index` and SCRATCH are clobbered.
+/// Shared by lowering and the direct -O0 selector.
+pub(crate) fn jump_table_insts(
+    index: Gpr,
+    range: i64,
+    default: Label,
+    table: Label,
+    mut emit: impl FnMut(Inst),
+) {
+    emit(Inst::Alu {
+        op: AluOp::Cmp,
+        size: Size::S64,
+        src: Rmi::Imm(range),
+        dst: Rm::Reg(index),
+    });
+    emit(Inst::Jcc {
+        cond: Cond::A,
+        target: default,
+    });
+    emit(Inst::Lea {
+        size: Size::S64,
+        src: Mem::rip_label(table, 0),
+        dst: SCRATCH,
+    });
+    emit(Inst::MovX {
+        signed: true,
+        from: Size::S32,
+        to: Size::S64,
+        src: Rm::Mem(Mem::bis(SCRATCH, index, 4, 0)),
+        dst: index,
+    });
+    emit(Inst::Alu {
+        op: AluOp::Add,
+        size: Size::S64,
+        src: Rmi::Reg(SCRATCH),
+        dst: Rm::Reg(index),
+    });
+    emit(Inst::JmpInd {
+        target: Rm::Reg(index),
+    });
+}
+
+/// `d = -d` for a float (`single`: f32) in `d`: the sign bit, made in the GPR `tmp` and
+/// moved to `xtmp`, flipped with xorps. Shared by lowering and the direct -O0 selector.
+pub(crate) fn fneg_insts(single: bool, d: Xmm, tmp: Gpr, xtmp: Xmm, mut emit: impl FnMut(Inst)) {
+    let (size, bits) = if single {
+        (Size::S32, 0x8000_0000i64)
+    } else {
+        (Size::S64, i64::MIN)
+    };
+    emit(Inst::Mov {
+        size,
+        src: Rmi::Imm(bits),
+        dst: Rm::Reg(tmp),
+    });
+    emit(Inst::MovGprToXmm {
+        size,
+        src: Rm::Reg(tmp),
+        dst: xtmp,
+    });
+    emit(Inst::Sse {
+        op: SseOp::Xorps,
+        src: XmmMem::Xmm(xtmp),
+        dst: d,
+    });
 }
 
 /// `va_start` (System V): the `va_list` at `list` gets the offsets into the register save area
