@@ -23,8 +23,8 @@ use crate::asm::*;
 use crate::backend::{BackendError, Options};
 use crate::emit::{va_save_insts, Emitted};
 use crate::lower::{
-    f_to_u64_insts, fits32, fneg_insts, imm_of, int_cond, jump_table_insts, op_size, swap_cc,
-    va_start_insts,
+    div_insts, f_to_u64_insts, fits32, fneg_insts, imm_of, int_cond, jump_table_insts, op_size,
+    setcc_insts, sse_arith_op, swap_cc, va_start_insts,
 };
 use crate::vcode::{dwarf_to_preg, CondSpec};
 use neverc_abi::{Flags, Location, Place};
@@ -1189,17 +1189,7 @@ impl<'a> Direct<'a> {
         let size = op_size(ty);
         match op {
             BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv => {
-                let dbl = ty == Type::F64;
-                let sop = match (op, dbl) {
-                    (BinaryOp::FAdd, false) => SseOp::Addss,
-                    (BinaryOp::FAdd, true) => SseOp::Addsd,
-                    (BinaryOp::FSub, false) => SseOp::Subss,
-                    (BinaryOp::FSub, true) => SseOp::Subsd,
-                    (BinaryOp::FMul, false) => SseOp::Mulss,
-                    (BinaryOp::FMul, true) => SseOp::Mulsd,
-                    (BinaryOp::FDiv, false) => SseOp::Divss,
-                    _ => SseOp::Divsd,
-                };
+                let sop = sse_arith_op(op, ty == Type::F64);
                 let src = self.xmm_src(bv);
                 let d = if a == bv {
                     let d = self.alloc(true, 0);
@@ -1310,21 +1300,7 @@ impl<'a> Direct<'a> {
                 } else {
                     self.materialise(a, 0);
                 }
-                if signed {
-                    self.i(Inst::SignExtendDx { size });
-                } else {
-                    self.i(Inst::Alu {
-                        op: AluOp::Xor,
-                        size: Size::S32,
-                        src: Rmi::Reg(Gpr::RDX),
-                        dst: Rm::Reg(Gpr::RDX),
-                    });
-                }
-                self.i(Inst::Unary {
-                    op: if signed { UnOp::Idiv } else { UnOp::Div },
-                    size,
-                    dst: div,
-                });
+                div_insts(signed, size, div, |i| self.i(i));
                 self.consume(a);
                 self.consume(bv);
                 self.define(r, if rem { 2 } else { 0 });
@@ -1436,39 +1412,7 @@ impl<'a> Direct<'a> {
 
     /// Register `d` = condition ? 1 : 0.
     fn setcc(&mut self, cs: CondSpec, d: u8) {
-        match cs {
-            CondSpec::One(c) => self.i(Inst::Setcc {
-                cond: c,
-                dst: Rm::Reg(g(d)),
-            }),
-            CondSpec::And(c1, c2) | CondSpec::Or(c1, c2) => {
-                self.i(Inst::Setcc {
-                    cond: c1,
-                    dst: Rm::Reg(g(d)),
-                });
-                self.i(Inst::Setcc {
-                    cond: c2,
-                    dst: Rm::Reg(SCRATCH),
-                });
-                self.i(Inst::Alu {
-                    op: if matches!(cs, CondSpec::And(..)) {
-                        AluOp::And
-                    } else {
-                        AluOp::Or
-                    },
-                    size: Size::S8,
-                    src: Rmi::Reg(SCRATCH),
-                    dst: Rm::Reg(g(d)),
-                });
-            }
-        }
-        self.i(Inst::MovX {
-            signed: false,
-            from: Size::S8,
-            to: Size::S32,
-            src: Rm::Reg(g(d)),
-            dst: g(d),
-        });
+        setcc_insts(cs, g(d), SCRATCH, |i| self.i(i));
     }
 
     /// The flags for `cond != 0` (a fused compare made here).

@@ -1865,17 +1865,7 @@ impl<'a> Lower<'a> {
         let size = op_size(ty);
         match op {
             BinaryOp::FAdd | BinaryOp::FSub | BinaryOp::FMul | BinaryOp::FDiv => {
-                let dbl = ty == Type::F64;
-                let sop = match (op, dbl) {
-                    (BinaryOp::FAdd, false) => SseOp::Addss,
-                    (BinaryOp::FAdd, true) => SseOp::Addsd,
-                    (BinaryOp::FSub, false) => SseOp::Subss,
-                    (BinaryOp::FSub, true) => SseOp::Subsd,
-                    (BinaryOp::FMul, false) => SseOp::Mulss,
-                    (BinaryOp::FMul, true) => SseOp::Mulsd,
-                    (BinaryOp::FDiv, false) => SseOp::Divss,
-                    _ => SseOp::Divsd,
-                };
+                let sop = sse_arith_op(op, ty == Type::F64);
                 let ar = self.reg(a)?;
                 let d = self.vreg(r)?;
                 let ax = b.use_x(ar);
@@ -2030,21 +2020,7 @@ impl<'a> Lower<'a> {
                 } else {
                     b.fixed_def(d, preg_gpr(0));
                 }
-                if signed {
-                    b.i(Inst::SignExtendDx { size });
-                } else {
-                    b.i(Inst::Alu {
-                        op: AluOp::Xor,
-                        size: Size::S32,
-                        src: Rmi::Reg(Gpr::RDX),
-                        dst: Rm::Reg(Gpr::RDX),
-                    });
-                }
-                b.i(Inst::Unary {
-                    op: if signed { UnOp::Idiv } else { UnOp::Div },
-                    size,
-                    dst: Rm::Reg(bg),
-                });
+                div_insts(signed, size, Rm::Reg(bg), |i| b.i(i));
                 let mut vi = b.vinst();
                 vi.clobbers.add(if rem { preg_gpr(0) } else { preg_gpr(2) });
                 self.push(vi);
@@ -2446,43 +2422,15 @@ impl<'a> Lower<'a> {
 
     /// `d` (a def placeholder) = condition ? 1 : 0, after `compare`.
     fn setcc(&mut self, b: &mut B, cs: CondSpec, d: Gpr) {
-        match cs {
-            CondSpec::One(c) => {
-                b.i(Inst::Setcc {
-                    cond: c,
-                    dst: Rm::Reg(d),
-                });
-            }
-            CondSpec::And(c1, c2) | CondSpec::Or(c1, c2) => {
+        // A two-flag condition takes a second register (a vreg made only then).
+        let tmp = match cs {
+            CondSpec::One(_) => d,
+            CondSpec::And(..) | CondSpec::Or(..) => {
                 let t = self.new_vreg(RegClass::Int);
-                let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
-                b.i(Inst::Setcc {
-                    cond: c1,
-                    dst: Rm::Reg(d),
-                });
-                b.i(Inst::Setcc {
-                    cond: c2,
-                    dst: Rm::Reg(tg),
-                });
-                b.i(Inst::Alu {
-                    op: if matches!(cs, CondSpec::And(..)) {
-                        AluOp::And
-                    } else {
-                        AluOp::Or
-                    },
-                    size: Size::S8,
-                    src: Rmi::Reg(tg),
-                    dst: Rm::Reg(d),
-                });
+                ph_gpr(b.op(early_def(t, OperandConstraint::Reg)))
             }
-        }
-        b.i(Inst::MovX {
-            signed: false,
-            from: Size::S8,
-            to: Size::S32,
-            src: Rm::Reg(d),
-            dst: d,
-        });
+        };
+        setcc_insts(cs, d, tmp, |i| b.i(i));
     }
 
     /// Flags for `cond != 0`: fuses a single-use compare.
@@ -4168,6 +4116,78 @@ pub(crate) fn fneg_insts(single: bool, d: Xmm, tmp: Gpr, xtmp: Xmm, mut emit: im
     emit(Inst::Sse {
         op: SseOp::Xorps,
         src: XmmMem::Xmm(xtmp),
+        dst: d,
+    });
+}
+
+/// The SSE instruction of a float add, subtract, multiply or divide.
+pub(crate) fn sse_arith_op(op: BinaryOp, double: bool) -> SseOp {
+    match (op, double) {
+        (BinaryOp::FAdd, false) => SseOp::Addss,
+        (BinaryOp::FAdd, true) => SseOp::Addsd,
+        (BinaryOp::FSub, false) => SseOp::Subss,
+        (BinaryOp::FSub, true) => SseOp::Subsd,
+        (BinaryOp::FMul, false) => SseOp::Mulss,
+        (BinaryOp::FMul, true) => SseOp::Mulsd,
+        (BinaryOp::FDiv, false) => SseOp::Divss,
+        _ => SseOp::Divsd,
+    }
+}
+
+/// A division of rax (extended into rdx first: sign or zero) by `divisor`: the quotient in
+/// rax, the remainder in rdx. Shared by lowering and the direct -O0 selector.
+pub(crate) fn div_insts(signed: bool, size: Size, divisor: Rm, mut emit: impl FnMut(Inst)) {
+    if signed {
+        emit(Inst::SignExtendDx { size });
+    } else {
+        emit(Inst::Alu {
+            op: AluOp::Xor,
+            size: Size::S32,
+            src: Rmi::Reg(Gpr::RDX),
+            dst: Rm::Reg(Gpr::RDX),
+        });
+    }
+    emit(Inst::Unary {
+        op: if signed { UnOp::Idiv } else { UnOp::Div },
+        size,
+        dst: divisor,
+    });
+}
+
+/// `d` = condition ? 1 : 0 (zero-extended to 32 bits) from the flags; a two-flag condition
+/// (`And`/`Or`) also sets `tmp`. Shared by lowering and the direct -O0 selector.
+pub(crate) fn setcc_insts(cs: CondSpec, d: Gpr, tmp: Gpr, mut emit: impl FnMut(Inst)) {
+    match cs {
+        CondSpec::One(c) => emit(Inst::Setcc {
+            cond: c,
+            dst: Rm::Reg(d),
+        }),
+        CondSpec::And(c1, c2) | CondSpec::Or(c1, c2) => {
+            emit(Inst::Setcc {
+                cond: c1,
+                dst: Rm::Reg(d),
+            });
+            emit(Inst::Setcc {
+                cond: c2,
+                dst: Rm::Reg(tmp),
+            });
+            emit(Inst::Alu {
+                op: if matches!(cs, CondSpec::And(..)) {
+                    AluOp::And
+                } else {
+                    AluOp::Or
+                },
+                size: Size::S8,
+                src: Rmi::Reg(tmp),
+                dst: Rm::Reg(d),
+            });
+        }
+    }
+    emit(Inst::MovX {
+        signed: false,
+        from: Size::S8,
+        to: Size::S32,
+        src: Rm::Reg(d),
         dst: d,
     });
 }
