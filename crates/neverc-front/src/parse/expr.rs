@@ -18,9 +18,10 @@ fn starts_postfix(t: T) -> bool {
 }
 
 /// Binary operators by punctuator, with their precedence (higher binds tighter; 0: the
-/// punctuator is no binary operator). A table: looked up after every operand.
-const BINARY: [(BinOp, u8); P::Hash as usize + 1] = {
-    let mut t = [(BinOp::Mul, 0u8); P::Hash as usize + 1];
+/// punctuator is no binary operator). A table: looked up after every operand. 256
+/// entries, so that indexing by a punctuator (a byte) needs no bounds check.
+const BINARY: [(BinOp, u8); 256] = {
+    let mut t = [(BinOp::Mul, 0u8); 256];
     t[P::Star as usize] = (BinOp::Mul, 10);
     t[P::Slash as usize] = (BinOp::Div, 10);
     t[P::Percent as usize] = (BinOp::Mod, 10);
@@ -46,7 +47,7 @@ const BINARY: [(BinOp, u8); P::Hash as usize + 1] = {
 #[inline]
 fn binop(t: T) -> (BinOp, u8) {
     match t {
-        T::P(p) => BINARY[p as usize],
+        T::P(p) => BINARY[p as u8 as usize],
         _ => (BinOp::Mul, 0),
     }
 }
@@ -61,9 +62,9 @@ pub(super) struct PendingOp {
 
 /// Assignment operators by punctuator: `Some(None)` for `=`, `Some(Some(op))` for
 /// `op=`, None for the other punctuators. A table: looked up after every operand of an
-/// assignment-expression.
-const ASSIGN: [Option<Option<BinOp>>; P::Hash as usize + 1] = {
-    let mut t = [None; P::Hash as usize + 1];
+/// assignment-expression. 256 entries, as `BINARY`.
+const ASSIGN: [Option<Option<BinOp>>; 256] = {
+    let mut t = [None; 256];
     t[P::Assign as usize] = Some(None);
     t[P::MulAssign as usize] = Some(Some(BinOp::Mul));
     t[P::DivAssign as usize] = Some(Some(BinOp::Div));
@@ -81,7 +82,7 @@ const ASSIGN: [Option<Option<BinOp>>; P::Hash as usize + 1] = {
 #[inline]
 fn assign_op(t: T) -> Option<Option<BinOp>> {
     match t {
-        T::P(p) => ASSIGN[p as usize],
+        T::P(p) => ASSIGN[p as u8 as usize],
         _ => None,
     }
 }
