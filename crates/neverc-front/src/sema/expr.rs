@@ -101,7 +101,7 @@ fn is_library_builtin(n: &str) -> bool {
 
 /// Deeper expressions are left untyped (erroneous, so never diagnosed) rather than
 /// risking the stack; gcc's limit is memory.
-const MAX_RECURSION: u32 = 1000;
+pub(super) const MAX_RECURSION: u32 = 1000;
 
 fn int_type_kind(t: IntType) -> IntKind {
     match t {
@@ -133,7 +133,8 @@ impl<'a> Sema<'a> {
 
     /// Types an expression (and everything in it), records and returns its type.
     pub(crate) fn expr(&mut self, e: ExprId) -> TypeId {
-        if self.pp.diags.stop || self.rec > MAX_RECURSION {
+        // (Neither stopped nor too deep: see `typing_limit`.)
+        if self.rec >= self.typing_limit {
             return TypeId::ERROR;
         }
         // The commonest kinds here; the others in `expr_inner`, whose many cases make
@@ -273,7 +274,7 @@ impl<'a> Sema<'a> {
     /// parentheses.
     #[inline(always)]
     fn operand(&mut self, x: ExprId) -> TypeId {
-        if !self.pp.diags.stop && self.rec <= MAX_RECURSION {
+        if self.rec < self.typing_limit {
             match self.ast.expr(x).kind {
                 // (An integer type: its own rvalue type; no bit-field.)
                 ExprKind::Int(i) => {

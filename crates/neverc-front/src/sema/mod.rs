@@ -410,6 +410,12 @@ pub struct Sema<'a> {
     pub(crate) generic_choice: FxHashMap<ExprId, ExprId>,
     /// Recursion depth of expression typing and evaluation.
     pub(crate) rec: u32,
+    /// Expressions are typed while `rec < typing_limit`: `expr::MAX_RECURSION + 1`, or 0
+    /// once the reporter has stopped. (One comparison per expression instead of a look at
+    /// the reporter and one at the depth; the reporter stops only in a report, and sema
+    /// reports only through [`Sema::error`], [`Sema::warning`], [`Sema::permerror`] and
+    /// [`Sema::note`].)
+    pub(crate) typing_limit: u32,
     /// Records whose member lists are being read.
     pub(crate) defining: Vec<u32>,
     /// File-scope definitions without initialisers, checked at the end of the unit.
@@ -536,6 +542,7 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         tn_cache: SideTable::default(),
         generic_choice: FxHashMap::default(),
         rec: 0,
+        typing_limit: 0,
         defining: Vec::new(),
         tentative: Vec::new(),
         usage: SideTable::default(),
@@ -562,6 +569,11 @@ pub fn check(ast: &Ast, pp: &mut Preprocessor, machine: Machine) -> Typed {
         unused_but_set_variable: s.warning_on("unused-but-set-variable", &["all", "unused"]),
         return_type: s.warning_on("return-type", &["all"]),
         return_type_dropped: s.pp.diags.policy.disabled.contains("return-type"),
+    };
+    s.typing_limit = if s.pp.diags.stop {
+        0
+    } else {
+        expr::MAX_RECURSION + 1
     };
     s.predeclare();
     for &d in &ast.items {
@@ -720,6 +732,7 @@ impl<'a> Sema<'a> {
     pub(crate) fn error(&mut self, loc: Loc, len: u32, msg: impl Into<String>) {
         self.context_line(loc, None);
         self.pp.report(Diagnostic::error(loc, msg).with_len(len));
+        self.note_stop();
     }
 
     /// A warning; `option` is its `-W` name ("" for none).
@@ -736,6 +749,7 @@ impl<'a> Sema<'a> {
             d = d.with_option(option);
         }
         self.pp.report(d);
+        self.note_stop();
     }
 
     /// An error that `-fpermissive` (or `-w`, `-Wno-error=option`) turns into a warning and
@@ -758,11 +772,21 @@ impl<'a> Sema<'a> {
                 .with_len(len)
                 .with_option(option),
         );
+        self.note_stop();
     }
 
     pub(crate) fn note(&mut self, loc: Loc, len: u32, msg: impl Into<String>) {
         self.pp
             .report(Diagnostic::new(crate::diag::Level::Note, Some(loc), msg).with_len(len));
+        self.note_stop();
+    }
+
+    /// After a report: once the reporter stops (an error limit, a fatal error), expression
+    /// typing stops too (see [`Sema::typing_limit`]).
+    fn note_stop(&mut self) {
+        if self.pp.diags.stop {
+            self.typing_limit = 0;
+        }
     }
 
     /// The length of a name as messages spell it (an invalid UTF-8 sequence as U+FFFD).
