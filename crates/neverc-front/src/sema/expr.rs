@@ -196,7 +196,10 @@ impl<'a> Sema<'a> {
             Ordinary {
                 kind: OrdKind::Typedef,
                 ..
-            } => (TypeId::ERROR, false),
+            } => {
+                self.typedef_as_expression(e);
+                (TypeId::ERROR, false)
+            }
             Ordinary {
                 kind: OrdKind::EnumConst(_),
                 ty,
@@ -204,6 +207,19 @@ impl<'a> Sema<'a> {
             } => (ty, false),
             Ordinary { ty, .. } => (ty, true),
         }
+    }
+
+    /// A typedef name where an expression belongs (`return 1 + T;`): gcc's parse error.
+    #[cold]
+    fn typedef_as_expression(&mut self, e: ExprId) {
+        let ex = self.ast.expr(e);
+        let loc = ex.loc;
+        let ExprKind::Ident(s) = ex.kind else {
+            return;
+        };
+        let len = self.sym_len(s);
+        let name = self.name(s);
+        self.error(loc, len, format!("expected expression before '{name}'"));
     }
 
     /// [`Self::expr`] of `e` = `(x)`, not the discarded expression, once `expr` checked
@@ -1438,7 +1454,10 @@ impl<'a> Sema<'a> {
             }
             let o = &self.ords[o as usize];
             return match o.kind {
-                OrdKind::Typedef => TypeId::ERROR,
+                OrdKind::Typedef => {
+                    self.typedef_as_expression(e);
+                    TypeId::ERROR
+                }
                 _ => o.ty,
             };
         }
