@@ -21,10 +21,10 @@
 
 use crate::asm::*;
 use crate::backend::{BackendError, Options};
-use crate::emit::{va_save_insts, Emitted};
+use crate::emit::{jump_table_data, va_save_insts, Emitted};
 use crate::lower::{
     div_insts, f_to_u64_insts, fits32, fneg_insts, imm_of, int_cond, jump_table_insts, op_size,
-    setcc_insts, sse_arith_op, swap_cc, va_start_insts,
+    setcc_insts, sse_arith_op, swap_cc, u64_to_f_insts, va_start_insts,
 };
 use crate::vcode::{dwarf_to_preg, CondSpec};
 use neverc_abi::{Flags, Location, Place};
@@ -928,16 +928,7 @@ impl<'a> Direct<'a> {
         insts.push(Inst::Ret);
         let end = self.new_label();
         insts.push(Inst::Label(end));
-        for (table, entries) in std::mem::take(&mut self.tables) {
-            insts.push(Inst::Align(4));
-            insts.push(Inst::Label(table));
-            for e in entries {
-                insts.push(Inst::JumpTableEntry {
-                    target: e,
-                    base: table,
-                });
-            }
-        }
+        jump_table_data(std::mem::take(&mut self.tables), &mut insts);
         Ok(Emitted {
             insts,
             cfi,
@@ -1596,73 +1587,7 @@ impl<'a> Direct<'a> {
                     // gcc's split: values >= 2^63 halve (keeping the low bit) and double.
                     let t = self.alloc(false, 0);
                     let (l_neg, l_end) = (self.new_label(), self.new_label());
-                    self.i(Inst::Test {
-                        size: Size::S64,
-                        src: Rmi::Reg(src),
-                        dst: Rm::Reg(src),
-                    });
-                    self.i(Inst::Jcc {
-                        cond: Cond::S,
-                        target: l_neg,
-                    });
-                    self.i(Inst::Sse {
-                        op: SseOp::Xorps,
-                        src: XmmMem::Xmm(x(d)),
-                        dst: x(d),
-                    });
-                    self.i(Inst::CvtSi2F {
-                        double,
-                        size: Size::S64,
-                        src: Rm::Reg(src),
-                        dst: x(d),
-                    });
-                    self.i(Inst::Jmp { target: l_end });
-                    self.i(Inst::Label(l_neg));
-                    self.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Reg(src),
-                        dst: Rm::Reg(g(t)),
-                    });
-                    self.i(Inst::Shift {
-                        op: ShiftOp::Shr,
-                        size: Size::S64,
-                        amount: Some(1),
-                        dst: Rm::Reg(g(t)),
-                    });
-                    self.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Reg(src),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    self.i(Inst::Alu {
-                        op: AluOp::And,
-                        size: Size::S32,
-                        src: Rmi::Imm(1),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    self.i(Inst::Alu {
-                        op: AluOp::Or,
-                        size: Size::S64,
-                        src: Rmi::Reg(SCRATCH),
-                        dst: Rm::Reg(g(t)),
-                    });
-                    self.i(Inst::Sse {
-                        op: SseOp::Xorps,
-                        src: XmmMem::Xmm(x(d)),
-                        dst: x(d),
-                    });
-                    self.i(Inst::CvtSi2F {
-                        double,
-                        size: Size::S64,
-                        src: Rm::Reg(g(t)),
-                        dst: x(d),
-                    });
-                    self.i(Inst::Sse {
-                        op: if double { SseOp::Addsd } else { SseOp::Addss },
-                        src: XmmMem::Xmm(x(d)),
-                        dst: x(d),
-                    });
-                    self.i(Inst::Label(l_end));
+                    u64_to_f_insts(double, src, x(d), g(t), (l_neg, l_end), |i| self.i(i));
                 } else {
                     self.i(Inst::Sse {
                         op: SseOp::Xorps,

@@ -400,16 +400,7 @@ pub fn emit_function(low: &Lowered, out: &Output) -> Emitted {
     }
     let end = new_label();
     insts.push(Inst::Label(end));
-    for (table, entries) in tables {
-        insts.push(Inst::Align(4));
-        insts.push(Inst::Label(table));
-        for e in entries {
-            insts.push(Inst::JumpTableEntry {
-                target: e,
-                base: table,
-            });
-        }
-    }
+    jump_table_data(tables, &mut insts);
     let block_labels = low
         .block_labels
         .iter()
@@ -604,6 +595,24 @@ fn emit_move(
                 XmmMovOp::Movsd
             };
             insts.push(Inst::XmmMov { op, src, dst });
+        }
+    }
+}
+
+/// The jump tables after a function's code: each aligned to 4, its label, then an entry
+/// (a 32-bit offset from the table) per case target. Shared with the direct -O0 selector.
+pub(crate) fn jump_table_data(
+    tables: impl IntoIterator<Item = (Label, Vec<Label>)>,
+    insts: &mut Vec<Inst>,
+) {
+    for (table, entries) in tables {
+        insts.push(Inst::Align(4));
+        insts.push(Inst::Label(table));
+        for e in entries {
+            insts.push(Inst::JumpTableEntry {
+                target: e,
+                base: table,
+            });
         }
     }
 }

@@ -2708,73 +2708,7 @@ impl<'a> Lower<'a> {
                     let t = self.new_vreg(RegClass::Int);
                     let tg = ph_gpr(b.op(early_def(t, OperandConstraint::Reg)));
                     let (l_neg, l_end) = (self.new_label(), self.new_label());
-                    b.i(Inst::Test {
-                        size: Size::S64,
-                        src: Rmi::Reg(ag),
-                        dst: Rm::Reg(ag),
-                    });
-                    b.i(Inst::Jcc {
-                        cond: Cond::S,
-                        target: l_neg,
-                    });
-                    b.i(Inst::Sse {
-                        op: SseOp::Xorps,
-                        src: XmmMem::Xmm(dx),
-                        dst: dx,
-                    });
-                    b.i(Inst::CvtSi2F {
-                        double,
-                        size: Size::S64,
-                        src: Rm::Reg(ag),
-                        dst: dx,
-                    });
-                    b.i(Inst::Jmp { target: l_end });
-                    b.i(Inst::Label(l_neg));
-                    b.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Reg(ag),
-                        dst: Rm::Reg(tg),
-                    });
-                    b.i(Inst::Shift {
-                        op: ShiftOp::Shr,
-                        size: Size::S64,
-                        amount: Some(1),
-                        dst: Rm::Reg(tg),
-                    });
-                    b.i(Inst::Mov {
-                        size: Size::S64,
-                        src: Rmi::Reg(ag),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    b.i(Inst::Alu {
-                        op: AluOp::And,
-                        size: Size::S32,
-                        src: Rmi::Imm(1),
-                        dst: Rm::Reg(SCRATCH),
-                    });
-                    b.i(Inst::Alu {
-                        op: AluOp::Or,
-                        size: Size::S64,
-                        src: Rmi::Reg(SCRATCH),
-                        dst: Rm::Reg(tg),
-                    });
-                    b.i(Inst::Sse {
-                        op: SseOp::Xorps,
-                        src: XmmMem::Xmm(dx),
-                        dst: dx,
-                    });
-                    b.i(Inst::CvtSi2F {
-                        double,
-                        size: Size::S64,
-                        src: Rm::Reg(tg),
-                        dst: dx,
-                    });
-                    b.i(Inst::Sse {
-                        op: if double { SseOp::Addsd } else { SseOp::Addss },
-                        src: XmmMem::Xmm(dx),
-                        dst: dx,
-                    });
-                    b.i(Inst::Label(l_end));
+                    u64_to_f_insts(double, ag, dx, tg, (l_neg, l_end), |i| b.i(i));
                 } else {
                     let ag = b.use_g(a);
                     let dx = b.def_x(d);
@@ -4190,6 +4124,87 @@ pub(crate) fn setcc_insts(cs: CondSpec, d: Gpr, tmp: Gpr, mut emit: impl FnMut(I
         src: Rm::Reg(d),
         dst: d,
     });
+}
+
+/// u64 in `src` to float (double with `double`) in `dst`, as gcc does it: a value with the
+/// top bit set is halved (keeping its low bit, so rounding is right), converted and
+/// doubled. `tmp` is clobbered, and so is SCRATCH; the labels are the sequence's own.
+/// Shared by lowering and the direct -O0 selector.
+pub(crate) fn u64_to_f_insts(
+    double: bool,
+    src: Gpr,
+    dst: Xmm,
+    tmp: Gpr,
+    (l_neg, l_end): (Label, Label),
+    mut emit: impl FnMut(Inst),
+) {
+    emit(Inst::Test {
+        size: Size::S64,
+        src: Rmi::Reg(src),
+        dst: Rm::Reg(src),
+    });
+    emit(Inst::Jcc {
+        cond: Cond::S,
+        target: l_neg,
+    });
+    emit(Inst::Sse {
+        op: SseOp::Xorps,
+        src: XmmMem::Xmm(dst),
+        dst,
+    });
+    emit(Inst::CvtSi2F {
+        double,
+        size: Size::S64,
+        src: Rm::Reg(src),
+        dst,
+    });
+    emit(Inst::Jmp { target: l_end });
+    emit(Inst::Label(l_neg));
+    emit(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Reg(src),
+        dst: Rm::Reg(tmp),
+    });
+    emit(Inst::Shift {
+        op: ShiftOp::Shr,
+        size: Size::S64,
+        amount: Some(1),
+        dst: Rm::Reg(tmp),
+    });
+    emit(Inst::Mov {
+        size: Size::S64,
+        src: Rmi::Reg(src),
+        dst: Rm::Reg(SCRATCH),
+    });
+    emit(Inst::Alu {
+        op: AluOp::And,
+        size: Size::S32,
+        src: Rmi::Imm(1),
+        dst: Rm::Reg(SCRATCH),
+    });
+    emit(Inst::Alu {
+        op: AluOp::Or,
+        size: Size::S64,
+        src: Rmi::Reg(SCRATCH),
+        dst: Rm::Reg(tmp),
+    });
+    emit(Inst::Sse {
+        op: SseOp::Xorps,
+        src: XmmMem::Xmm(dst),
+        dst,
+    });
+    emit(Inst::CvtSi2F {
+        double,
+        size: Size::S64,
+        src: Rm::Reg(tmp),
+        dst,
+    });
+    emit(Inst::Sse {
+        op: if double { SseOp::Addsd } else { SseOp::Addss },
+        src: XmmMem::Xmm(dst),
+        dst,
+    });
+    emit(Inst::Label(l_end));
 }
 
 /// `va_start` (System V): the `va_list` at `list` gets the offsets into the register save area
