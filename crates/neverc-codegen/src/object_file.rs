@@ -9,7 +9,6 @@
 //! always gives the same bytes.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use object::elf;
 use object::write::{Object, Relocation, Symbol, SymbolSection};
@@ -401,48 +400,8 @@ enum Resolved {
     },
 }
 
-/// The hasher of the name maps below: FxHash's rotate-xor-multiply step over eight bytes at
-/// a time, several times cheaper than the default SipHash on symbol names. The maps are only
-/// looked up, never iterated, so the hash function cannot change any output.
-#[derive(Clone, Copy, Default)]
-struct NameHasher(u64);
-
-impl NameHasher {
-    #[inline]
-    fn mix(&mut self, w: u64) {
-        self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-}
-
-impl Hasher for NameHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            self.mix(u64::from_le_bytes(c.try_into().expect("eight bytes")));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut b = [0u8; 8];
-            b[..rest.len()].copy_from_slice(rest);
-            self.mix(u64::from_le_bytes(b));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.mix(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.mix(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type NameMap<V> = HashMap<String, V, BuildHasherDefault<NameHasher>>;
+/// Name to section or symbol: looked up, never iterated (so the hash cannot change output).
+type NameMap<V> = HashMap<String, V, neverc_ir::NameHash>;
 
 /// One translation unit's object file, being built.
 #[derive(Clone, Debug)]
